@@ -1,0 +1,26 @@
+import { AggregatePromptlockError, PromptlockError } from '../errors.js';
+import type { Logger } from './logger.js';
+
+/** Prints an error the way users see it and returns the exit code for it. */
+export function reportError(error: unknown, logger: Logger, verbose: boolean): number {
+  if (error instanceof AggregatePromptlockError) {
+    logger.error(error.message);
+    for (const inner of error.errors) {
+      logger.error(`  ${inner.message}`);
+      if (inner.hint) logger.info(`    ${logger.colors.dim(inner.hint)}`);
+    }
+    return error.exitCode;
+  }
+  if (error instanceof PromptlockError) {
+    logger.error(error.message);
+    if (error.hint) logger.info(`  ${logger.colors.dim(error.hint)}`);
+    if (verbose && error.cause) logger.verbose(`  cause: ${String((error.cause as Error).stack ?? error.cause)}`);
+    return error.exitCode;
+  }
+  // Anything else is a bug in promptlock: say so, with the stack when asked for.
+  const err = error as Error;
+  logger.error(`unexpected failure: ${err?.message ?? String(error)}`);
+  if (verbose && err?.stack) logger.verbose(err.stack);
+  else logger.info('  Run again with --verbose for details, and please report it.');
+  return 1;
+}

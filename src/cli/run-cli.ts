@@ -1,0 +1,71 @@
+import { Command, CommanderError, Option } from 'commander';
+import { VERSION } from '../version.js';
+import type { CliRuntime } from './action.js';
+import type { CliIO } from './context.js';
+import { registerAdd, registerRemove } from './commands/add.js';
+import { registerCheck } from './commands/check.js';
+import { registerDiff } from './commands/diff.js';
+import { registerGenerate } from './commands/generate.js';
+import { registerInit } from './commands/init.js';
+import { registerServe } from './commands/serve.js';
+import { registerSync } from './commands/sync.js';
+import { registerWatch } from './commands/watch.js';
+
+export function defaultIO(): CliIO {
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+}
+
+function buildProgram(runtime: CliRuntime): Command {
+  const { io } = runtime;
+  const program = new Command('promptlock')
+    .description('Turn prompts kept in a prompt service into reviewed, versioned, typed code.')
+    .version(VERSION, '-V, --version')
+    .addOption(new Option('-c, --config <file>', 'config file (default: searched from the current folder)'))
+    .addOption(new Option('--json', 'print one machine-readable summary on stdout'))
+    .addOption(new Option('-q, --quiet', 'print only errors'))
+    .addOption(new Option('--verbose', 'print details of every step'))
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    });
+  for (const register of [
+    registerInit,
+    registerSync,
+    registerGenerate,
+    registerCheck,
+    registerDiff,
+    registerWatch,
+    registerAdd,
+    registerRemove,
+    registerServe,
+  ]) {
+    register(program, runtime);
+  }
+  program.commands.forEach((command) => command.exitOverride());
+  return program;
+}
+
+/**
+ * Runs the CLI with `argv` (without the node and script entries) and resolves to the exit code:
+ * 0 success, 1 the operation failed, 2 usage or configuration error. Never calls `process.exit`.
+ */
+export async function runCli(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
+  const runtime: CliRuntime = { io, exitCode: 0 };
+  const program = buildProgram(runtime);
+  if (argv.length === 0) {
+    program.outputHelp();
+    return 2;
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with code 0; usage errors are already printed.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    throw error;
+  }
+  return runtime.exitCode;
+}

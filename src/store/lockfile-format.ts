@@ -1,0 +1,117 @@
+/**
+ * The lockfile (`prompts.lock.json`): for each requested package, the selector asked for, the exact
+ * version the service answered, the prompt id, the integrity of its snapshot (and of its context
+ * files), and its variables. Sorted, no timestamps, never the key.
+ */
+import { z } from 'zod';
+import { LockfileError } from '../errors.js';
+import type { Variable } from '../template/index.js';
+
+export const LOCKFILE_VERSION = 1;
+
+export interface LockedFile {
+  /** Path of the downloaded file, relative to the snapshots folder, with `/` separators. */
+  path: string;
+  size: number;
+  integrity: string;
+}
+
+export interface LockEntry {
+  /** The selector asked for (`v3`, `latest`, `draft`), or `null` when none was given. */
+  selector: string | null;
+  /** The version the service answered (`v0` is the draft). */
+  version: string;
+  id: string;
+  /** `sha256-…` of the snapshot's canonical encoding. */
+  integrity: string;
+  variables: Variable[];
+  /** Context files downloaded with `contextFiles: true`, by context item id. */
+  files?: Record<string, LockedFile>;
+}
+
+export interface Lockfile {
+  lockfileVersion: number;
+  /** By base package name (`@ws/pkg`), sorted. */
+  prompts: Record<string, LockEntry>;
+}
+
+const variableSchema = z.object({
+  name: z.string().min(1),
+  type: z.enum(['string', 'number', 'boolean', 'array', 'object']),
+  hint: z.string().optional(),
+  description: z.string().optional(),
+});
+
+const lockEntrySchema = z.object({
+  selector: z.string().nullable(),
+  version: z.string().min(1),
+  id: z.string().min(1),
+  integrity: z.string().regex(/^sha256-[A-Za-z0-9+/]+=*$/, 'must be "sha256-" followed by base64'),
+  variables: z.array(variableSchema),
+  files: z
+    .record(
+      z.string(),
+      z.object({ path: z.string().min(1), size: z.number().int().nonnegative(), integrity: z.string() }),
+    )
+    .optional(),
+});
+
+const lockfileSchema = z.object({
+  lockfileVersion: z.literal(LOCKFILE_VERSION),
+  prompts: z.record(z.string().regex(/^@[a-z0-9-]+\/[a-z0-9-]+$/, 'must be a package name like "@ws/pkg"'), lockEntrySchema),
+});
+
+export function emptyLockfile(): Lockfile {
+  return { lockfileVersion: LOCKFILE_VERSION, prompts: {} };
+}
+
+/** Canonical lockfile text: entries sorted by name, keys in a fixed order, trailing newline. */
+export function encodeLockfile(lockfile: Lockfile): string {
+  const prompts: Record<string, unknown> = {};
+  for (const name of Object.keys(lockfile.prompts).sort()) {
+    const entry = lockfile.prompts[name]!;
+    const out: Record<string, unknown> = {
+      selector: entry.selector,
+      version: entry.version,
+      id: entry.id,
+      integrity: entry.integrity,
+      variables: entry.variables.map((v) => ({
+        name: v.name,
+        type: v.type,
+        ...(v.hint === undefined ? {} : { hint: v.hint }),
+        ...(v.description === undefined ? {} : { description: v.description }),
+      })),
+    };
+    if (entry.files && Object.keys(entry.files).length > 0) {
+      const files: Record<string, LockedFile> = {};
+      for (const id of Object.keys(entry.files).sort()) {
+        const file = entry.files[id]!;
+        files[id] = { path: file.path, size: file.size, integrity: file.integrity };
+      }
+      out.files = files;
+    }
+    prompts[name] = out;
+  }
+  return `${JSON.stringify({ lockfileVersion: LOCKFILE_VERSION, prompts }, null, 2)}\n`;
+}
+
+/** Parses and validates lockfile text; `where` names the file in errors. */
+export function decodeLockfile(text: string, where: string): Lockfile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new LockfileError(`Lockfile ${where} is not valid JSON: ${(error as Error).message}`, {
+      hint: 'Resolve any merge conflict in it, or delete it and run `promptlock sync`.',
+    });
+  }
+  const result = lockfileSchema.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const path = issue.path.map(String).join('.');
+    throw new LockfileError(`Lockfile ${where} is invalid at "${path || '(root)'}": ${issue.message}`, {
+      hint: 'Restore it from git, or delete it and run `promptlock sync`.',
+    });
+  }
+  return result.data as Lockfile;
+}

@@ -1,0 +1,114 @@
+/**
+ * Snapshot files: the prompt as the service returned it (fetched without variables), minus the
+ * volatile `metadata.generatedAt`, keys in a stable order. Texts that span several lines are stored
+ * as an array of lines, so a one-line edit of a prompt is a one-line git diff.
+ */
+import { LockfileError } from '../errors.js';
+import type { Prompt } from '../types.js';
+import { integrityOf } from './integrity.js';
+
+/** Top-level keys in the spec's order; any other key follows, sorted. */
+const PROMPT_KEY_ORDER = [
+  'id',
+  'title',
+  'description',
+  'category',
+  'tags',
+  'version',
+  'workspaceSlug',
+  'packageName',
+  'systemPrompt',
+  'content',
+  'critiquePrompt',
+  'context',
+  'metadata',
+];
+
+/** String fields stored as arrays of lines when they hold a newline. */
+const MULTILINE_FIELDS = new Set(['content', 'systemPrompt', 'critiquePrompt', 'description']);
+
+function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
+  return out;
+}
+
+function orderPromptKeys(prompt: Record<string, unknown>): string[] {
+  const known = PROMPT_KEY_ORDER.filter((key) => key in prompt);
+  const extra = Object.keys(prompt)
+    .filter((key) => !PROMPT_KEY_ORDER.includes(key))
+    .sort();
+  return [...known, ...extra];
+}
+
+/** The snapshot object (before JSON serialisation) for a prompt. */
+function toSnapshotObject(prompt: Prompt): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of orderPromptKeys(prompt)) {
+    let value = prompt[key];
+    if (value === undefined) continue;
+    if (key === 'metadata' && value && typeof value === 'object') {
+      const { generatedAt: _volatile, ...rest } = value as Record<string, unknown>;
+      value = rest;
+    }
+    if (MULTILINE_FIELDS.has(key) && typeof value === 'string' && value.includes('\n')) {
+      out[key] = value.split('\n');
+      continue;
+    }
+    out[key] = sortKeysDeep(value);
+  }
+  return out;
+}
+
+/** Serialises a prompt to the canonical snapshot text (2-space JSON, trailing newline). */
+export function encodeSnapshot(prompt: Prompt): string {
+  return `${JSON.stringify(toSnapshotObject(prompt), null, 2)}\n`;
+}
+
+/**
+ * Parses snapshot text back into the prompt. Throws `LockfileError` naming `where` when the text is
+ * not a snapshot.
+ */
+export function decodeSnapshot(text: string, where: string): Prompt {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new LockfileError(`Snapshot ${where} is not valid JSON: ${(error as Error).message}`, {
+      hint: 'Restore it from git, or run `promptlock sync` to fetch it again.',
+    });
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new LockfileError(`Snapshot ${where} is not a JSON object.`, {
+      hint: 'Restore it from git, or run `promptlock sync` to fetch it again.',
+    });
+  }
+  const prompt = { ...(data as Record<string, unknown>) };
+  for (const key of MULTILINE_FIELDS) {
+    const value = prompt[key];
+    if (Array.isArray(value)) {
+      if (!value.every((line) => typeof line === 'string')) {
+        throw new LockfileError(`Snapshot ${where}: "${key}" must be a string or an array of lines.`);
+      }
+      prompt[key] = value.join('\n');
+    }
+  }
+  for (const key of ['id', 'title', 'content', 'version', 'packageName'] as const) {
+    if (typeof prompt[key] !== 'string') {
+      throw new LockfileError(`Snapshot ${where}: field "${key}" is missing or not a string.`, {
+        hint: 'Restore it from git, or run `promptlock sync` to fetch it again.',
+      });
+    }
+  }
+  return prompt as Prompt;
+}
+
+/**
+ * Integrity of a snapshot: sha256 over its canonical encoding, so line-ending conversions by git
+ * do not matter but any change of content does.
+ */
+export function snapshotIntegrity(prompt: Prompt): string {
+  return integrityOf(encodeSnapshot(prompt));
+}

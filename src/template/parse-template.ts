@@ -1,0 +1,105 @@
+/**
+ * The template language of prompt texts (service-facts.md, "Variables inside prompt text"):
+ * `{{name}}`, `{{ name }}`, `{{name:type}}`, `{{name:type // description}}`.
+ *
+ * A name is anything but `}`, `{` and `:` (and not `//`), trimmed; an empty name is not a
+ * placeholder and stays literal text. This one module is used by the code generator, the
+ * generated runtime and the local service, so all three agree by construction.
+ */
+
+export type VariableType = 'string' | 'number' | 'boolean' | 'array' | 'object';
+
+/** Type hints the service knows, mapped to their canonical type. */
+export const TYPE_HINTS: Readonly<Record<string, VariableType>> = {
+  string: 'string',
+  str: 'string',
+  text: 'string',
+  number: 'number',
+  int: 'number',
+  integer: 'number',
+  boolean: 'boolean',
+  bool: 'boolean',
+  array: 'array',
+  list: 'array',
+  object: 'object',
+  dict: 'object',
+};
+
+export interface Placeholder {
+  kind: 'placeholder';
+  /** The placeholder exactly as written, braces included: what stays when no value is given. */
+  raw: string;
+  name: string;
+  /** The hint as written (trimmed), if any. */
+  hint: string | undefined;
+  /** Canonical type of the hint; `string` when there is none or it is not a known type name. */
+  type: VariableType;
+  /** Whether `hint` is a known type name. An unknown hint is typed as `string`. */
+  knownHint: boolean;
+  description: string | undefined;
+  /** Offset of the opening `{{` in the text. */
+  offset: number;
+}
+
+export interface TextSegment {
+  kind: 'text';
+  text: string;
+}
+
+export type Segment = TextSegment | Placeholder;
+
+// `{{`, then anything without braces, then `}}`. `{{{x}}}` parses as `{` + `{{x}}` + `}`.
+const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
+
+/** Splits `inner` (what is between the braces) into name, hint and description. */
+function parseInner(inner: string): { name: string; hint?: string; description?: string } | undefined {
+  let head = inner;
+  let description: string | undefined;
+  const slashes = inner.indexOf('//');
+  if (slashes !== -1) {
+    head = inner.slice(0, slashes);
+    description = inner.slice(slashes + 2).trim() || undefined;
+  }
+  const colon = head.indexOf(':');
+  const name = (colon === -1 ? head : head.slice(0, colon)).trim();
+  if (!name) return undefined;
+  const hint = colon === -1 ? undefined : head.slice(colon + 1).trim() || undefined;
+  return { name, hint, description };
+}
+
+/** Parses a prompt text into literal text and placeholders, in order. Never throws. */
+export function parseTemplate(text: string): Segment[] {
+  const segments: Segment[] = [];
+  let last = 0;
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    const parsed = parseInner(match[1]!);
+    if (!parsed) continue;
+    const offset = match.index;
+    if (offset > last) segments.push({ kind: 'text', text: text.slice(last, offset) });
+    const hintType = parsed.hint === undefined ? undefined : TYPE_HINTS[parsed.hint.toLowerCase()];
+    segments.push({
+      kind: 'placeholder',
+      raw: match[0],
+      name: parsed.name,
+      hint: parsed.hint,
+      type: hintType ?? 'string',
+      knownHint: parsed.hint === undefined || hintType !== undefined,
+      description: parsed.description,
+      offset,
+    });
+    last = offset + match[0].length;
+  }
+  if (last < text.length) segments.push({ kind: 'text', text: text.slice(last) });
+  return segments;
+}
+
+/** 1-based line and column of `offset` in `text`, for error messages. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}

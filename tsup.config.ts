@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts', cli: 'src/cli/bin.ts' },
+  format: ['esm'],
+  target: 'node20',
+  platform: 'node',
+  dts: { entry: { index: 'src/index.ts' } },
+  sourcemap: true,
+  clean: true,
+  splitting: true,
+  shims: false,
+});
