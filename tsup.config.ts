@@ -7,7 +7,8 @@ export default defineConfig({
   platform: 'node',
   dts: { entry: { index: 'src/index.ts' } },
   sourcemap: true,
-  clean: true,
+  // Not cleaned: several people build while others run the built CLI; CI starts from a clean clone.
+  clean: false,
   splitting: true,
   shims: false,
 });

@@ -1,0 +1,73 @@
+/** The options of `prompts.config.ts`. Every option's JSDoc is the config reference. */
+export interface UserConfig {
+  /**
+   * Address of the prompt service. The environment variable `PROMPTLOCK_BASE_URL` overrides it.
+   * Plain `http://` is allowed only for loopback addresses.
+   * @default 'https://api.baytos.ai'
+   */
+  baseUrl?: string;
+  /**
+   * Which prompts to lock: exact names (`@acme/onboarding`), names with a selector
+   * (`@acme/onboarding:v3`, `:latest`, `:draft`) and workspace globs (`@acme/*`, `@acme/*:draft`).
+   * @default every prompt the service lists, at latest
+   */
+  prompts?: string[];
+  /** Workspace of list items the service names by a bare slug. Only needed when it does. */
+  workspace?: string;
+  /**
+   * Folder of JSON snapshots (committed), relative to the config file.
+   * @default 'prompts'
+   */
+  snapshots?: string;
+  /**
+   * The lockfile (committed), relative to the config file.
+   * @default 'prompts.lock.json'
+   */
+  lockfile?: string;
+  /**
+   * The generated TypeScript module, relative to the config file.
+   * @default 'src/generated/prompts.ts'
+   */
+  output?: string;
+  /**
+   * Requests in flight at once.
+   * @default 16
+   */
+  concurrency?: number;
+  /**
+   * Seconds between polls of the service in watch mode.
+   * @default 30
+   */
+  watchInterval?: number;
+  /**
+   * Download each file context item next to its snapshot (URL items are only recorded).
+   * @default false
+   */
+  contextFiles?: boolean;
+  /**
+   * Timeout of one request, in milliseconds.
+   * @default 30000
+   */
+  timeout?: number;
+}
+
+/** The config after defaults, environment overrides and path resolution. Paths are absolute. */
+export interface ResolvedConfig {
+  /** Absolute path of the config file, or undefined when none was found and defaults apply. */
+  configPath: string | undefined;
+  /** The folder paths resolve against: the config file's folder (else the working directory). */
+  rootDir: string;
+  baseUrl: string;
+  /** Entries as written; empty means every listed prompt at latest. */
+  prompts: string[];
+  workspace: string | undefined;
+  snapshotsDir: string;
+  lockfilePath: string;
+  outputPath: string;
+  concurrency: number;
+  watchInterval: number;
+  contextFiles: boolean;
+  timeout: number;
+  /** From PROMPTLOCK_API_KEY, else BAYT_API_KEY. Never from a file. */
+  apiKey: string | undefined;
+}
