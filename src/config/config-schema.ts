@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { BASE_URL_ALLOWED, DEFAULT_BASE_URL, baseUrlProblem } from './base-url.js';
+import { PROMPT_ENTRY_ALLOWED, promptEntryProblems } from './prompt-entry.js';
+
+/**
+ * What each option accepts, in the words of `Invalid value for option "…": expected <allowed>`.
+ * Kept next to the schema so the two cannot drift apart.
+ */
+export const OPTION_ALLOWED = {
+  baseUrl: BASE_URL_ALLOWED,
+  prompts: `an array of package names or workspace globs (${PROMPT_ENTRY_ALLOWED})`,
+  workspace: 'a workspace slug (lower-case letters, digits and hyphens)',
+  snapshots: 'a folder path, relative to the config file',
+  lockfile: 'a file path, relative to the config file',
+  output: 'a .ts file path, relative to the config file',
+  concurrency: 'an integer from 1 to 256',
+  watchInterval: 'a number of seconds from 0.1 to 86400',
+  contextFiles: 'true or false',
+  timeout: 'an integer number of milliseconds from 1 to 3600000',
+} as const;
+
+export type OptionName = keyof typeof OPTION_ALLOWED;
+export const OPTION_NAMES = Object.keys(OPTION_ALLOWED) as OptionName[];
+
+const path = z.string().trim().min(1);
+
+/**
+ * The config file's schema, with the defaults documented on `UserConfig`. Strict, so a typo
+ * is reported instead of silently ignored.
+ */
+export const configSchema = z.strictObject({
+  baseUrl: z
+    .string()
+    .superRefine((value, ctx) => {
+      const problem = baseUrlProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .default(DEFAULT_BASE_URL),
+  prompts: z
+    .array(z.unknown())
+    .superRefine((entries, ctx) => {
+      for (const problem of promptEntryProblems(entries)) {
+        // `entry` marks a message that is complete on its own (not "expected …, got …").
+        ctx.addIssue({ code: 'custom', path: [problem.index], message: problem.message, params: { entry: true } });
+      }
+    })
+    .default([]),
+  workspace: z.string().regex(/^[a-z0-9-]+$/).optional(),
+  snapshots: path.default('prompts'),
+  lockfile: path.default('prompts.lock.json'),
+  output: path.regex(/\.(ts|mts|cts)$/).default('src/generated/prompts.ts'),
+  concurrency: z.number().int().min(1).max(256).default(16),
+  watchInterval: z.number().min(0.1).max(86_400).default(30),
+  contextFiles: z.boolean().default(false),
+  timeout: z.number().int().min(1).max(3_600_000).default(30_000),
+});
+
+export type ParsedConfig = z.output<typeof configSchema>;

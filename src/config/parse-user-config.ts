@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { OPTION_ALLOWED, OPTION_NAMES, configSchema, type OptionName, type ParsedConfig } from './config-schema.js';
+import { describeValue, didYouMean } from './describe-value.js';
+
+/**
+ * Validates what a config file exported and applies the defaults. Every problem is reported,
+ * one per line, each naming the option path, what is allowed and what was given; `where` names
+ * the file (`prompts.config.ts`, `package.json ("promptlock" key)`).
+ */
+export function parseUserConfig(raw: unknown, where: string): ParsedConfig {
+  if (raw === null || raw === undefined) raw = {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ConfigError(
+      `${where} must export a config object, got ${describeValue(raw)}.`,
+      { hint: 'Write `export default defineConfig({ … })` (or a JSON object).' },
+    );
+  }
+  const result = configSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const messages = result.error.issues.flatMap((issue) => issueMessages(issue, raw as Record<string, unknown>, where));
+  throw new ConfigError(messages.join('\n'), {
+    hint: `Options are: ${OPTION_NAMES.join(', ')}. See the JSDoc of defineConfig for each one.`,
+  });
+}
+
+function issueMessages(issue: z.core.$ZodIssue, raw: Record<string, unknown>, where: string): string[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => {
+      const suggestion = didYouMean(key, OPTION_NAMES);
+      return `Unknown option "${key}" in ${where}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}.`;
+    });
+  }
+  const option = String(issue.path[0]) as OptionName;
+  const optionPath = formatPath(issue.path);
+  if (issue.code === 'custom' && issue.params?.entry) {
+    return [`Invalid value for option "${optionPath}" in ${where}: ${issue.message}.`];
+  }
+  const value = raw[option];
+  // The base URL check explains itself (e.g. why plain http:// is refused); others need no more.
+  const reason = issue.code === 'custom' ? ` (${issue.message})` : '';
+  return [
+    `Invalid value for option "${optionPath}" in ${where}: expected ${OPTION_ALLOWED[option]}, got ${describeValue(value)}${reason}.`,
+  ];
+}
+
+/** `['prompts', 2]` → `prompts[2]`. */
+function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
+    .join('');
+}
