@@ -1,0 +1,207 @@
+/**
+ * All writes of one run land together or not at all. Changes are staged as files in a journal
+ * folder under `.promptlock/`; writing `journal.json` (atomically, by rename) is the commit point.
+ * Only then are staged files renamed over their targets. A run killed before the commit point
+ * leaves the previous files untouched; one killed after it is rolled forward by the next run
+ * (`recoverStore`), and readers in between see the committed state through `openStoreView`.
+ */
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
+import path from 'node:path';
+import { ensureWorkDir, workDirOf } from './work-dir.js';
+
+export type StoreChange =
+  | { kind: 'write'; path: string; content: string | Uint8Array }
+  /** Removes a file or folder; `pruneUpTo` also removes parent folders left empty, up to (not including) that folder. */
+  | { kind: 'delete'; path: string; pruneUpTo?: string };
+
+interface JournalOp {
+  kind: 'write' | 'delete';
+  target: string;
+  staged?: string;
+  pruneUpTo?: string;
+}
+
+const JOURNAL = 'journal.json';
+
+async function readIfExists(file: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EISDIR') return undefined;
+    throw error;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await readdir(file);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') return true;
+    if (code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+async function writeDurable(file: string, content: string | Uint8Array): Promise<void> {
+  const handle = await open(file, 'w');
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function moveInto(staged: string, target: string): Promise<void> {
+  await mkdir(path.dirname(target), { recursive: true });
+  try {
+    await rename(staged, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    // Target on another file system: copy next to it, then rename there (still atomic per file).
+    const temp = `${target}.promptlock-tmp`;
+    await copyFile(staged, temp);
+    await rename(temp, target);
+    await rm(staged, { force: true });
+  }
+}
+
+async function pruneEmptyParents(target: string, stopAt: string): Promise<void> {
+  let dir = path.dirname(target);
+  while (dir.startsWith(stopAt + path.sep) && dir !== stopAt) {
+    try {
+      await rmdir(dir);
+    } catch {
+      return; // not empty (or already gone)
+    }
+    dir = path.dirname(dir);
+  }
+}
+
+async function applyJournal(txDir: string, ops: readonly JournalOp[]): Promise<void> {
+  for (const op of ops) {
+    if (op.kind === 'write') {
+      const staged = path.join(txDir, op.staged!);
+      // Already moved by an earlier, interrupted apply when the staged file is gone.
+      if (await readIfExists(staged)) await moveInto(staged, op.target);
+      else if (!(await exists(op.target))) throw new Error(`journal ${txDir} lost ${op.target}`);
+    } else {
+      await rm(op.target, { recursive: true, force: true });
+      if (op.pruneUpTo) await pruneEmptyParents(op.target, op.pruneUpTo);
+    }
+  }
+  await rm(txDir, { recursive: true, force: true });
+}
+
+export interface CommitResult {
+  written: string[];
+  deleted: string[];
+}
+
+/**
+ * Applies `changes` as one transaction. Writes whose content equals the file on disk and deletes
+ * of paths that do not exist are dropped, so an unchanged run touches no file.
+ */
+export async function commitChanges(rootDir: string, changes: readonly StoreChange[]): Promise<CommitResult> {
+  const effective: StoreChange[] = [];
+  for (const change of changes) {
+    if (change.kind === 'write') {
+      const current = await readIfExists(change.path);
+      const next = typeof change.content === 'string' ? Buffer.from(change.content) : Buffer.from(change.content);
+      if (current && current.equals(next)) continue;
+    } else if (!(await exists(change.path))) {
+      continue;
+    }
+    effective.push(change);
+  }
+  const result: CommitResult = {
+    written: effective.filter((c) => c.kind === 'write').map((c) => c.path),
+    deleted: effective.filter((c) => c.kind === 'delete').map((c) => c.path),
+  };
+  if (effective.length === 0) return result;
+
+  const workDir = await ensureWorkDir(rootDir);
+  const txDir = path.join(workDir, `tx-${process.pid}-${Date.now()}`);
+  await mkdir(txDir, { recursive: true });
+  const ops: JournalOp[] = [];
+  for (const [index, change] of effective.entries()) {
+    if (change.kind === 'write') {
+      const staged = `${index}.staged`;
+      await writeDurable(path.join(txDir, staged), change.content);
+      ops.push({ kind: 'write', target: change.path, staged });
+    } else {
+      ops.push({ kind: 'delete', target: change.path, ...(change.pruneUpTo ? { pruneUpTo: change.pruneUpTo } : {}) });
+    }
+  }
+  await writeDurable(path.join(txDir, `${JOURNAL}.tmp`), JSON.stringify({ ops }));
+  await rename(path.join(txDir, `${JOURNAL}.tmp`), path.join(txDir, JOURNAL)); // the commit point
+  await applyJournal(txDir, ops);
+  return result;
+}
+
+async function pendingJournals(rootDir: string): Promise<Array<{ txDir: string; ops: JournalOp[] | undefined }>> {
+  const workDir = workDirOf(rootDir);
+  let names: string[];
+  try {
+    names = (await readdir(workDir)).filter((name) => name.startsWith('tx-')).sort();
+  } catch {
+    return [];
+  }
+  const out = [];
+  for (const name of names) {
+    const txDir = path.join(workDir, name);
+    const journal = await readIfExists(path.join(txDir, JOURNAL));
+    out.push({ txDir, ops: journal ? ((JSON.parse(journal.toString('utf8')) as { ops: JournalOp[] }).ops) : undefined });
+  }
+  return out;
+}
+
+/**
+ * Finishes what an interrupted run committed and discards what it had not. Call with the run lock
+ * held, before reading the store to change it. Returns true when something was recovered.
+ */
+export async function recoverStore(rootDir: string): Promise<boolean> {
+  let recovered = false;
+  for (const { txDir, ops } of await pendingJournals(rootDir)) {
+    if (ops) {
+      await applyJournal(txDir, ops);
+      recovered = true;
+    } else {
+      await rm(txDir, { recursive: true, force: true });
+    }
+  }
+  return recovered;
+}
+
+/** Reads store files as the last committed run left them, without writing anything. */
+export interface StoreView {
+  readFile(file: string): Promise<Buffer | undefined>;
+}
+
+export async function openStoreView(rootDir: string): Promise<StoreView> {
+  const overlay = new Map<string, string | null>();
+  for (const { txDir, ops } of await pendingJournals(rootDir)) {
+    for (const op of ops ?? []) {
+      if (op.kind === 'delete') {
+        overlay.set(op.target, null);
+        for (const key of overlay.keys()) if (key.startsWith(op.target + path.sep)) overlay.set(key, null);
+      } else {
+        const staged = path.join(txDir, op.staged!);
+        if (await readIfExists(staged)) overlay.set(op.target, staged);
+      }
+    }
+  }
+  return {
+    async readFile(file) {
+      const redirected = overlay.get(file);
+      if (redirected === null) return undefined;
+      if (redirected !== undefined) return readIfExists(redirected);
+      for (const [target, staged] of overlay) {
+        if (staged === null && file.startsWith(target + path.sep)) return undefined;
+      }
+      return readIfExists(file);
+    },
+  };
+}

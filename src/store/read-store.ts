@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { LockfileError } from '../errors.js';
+import type { Prompt } from '../types.js';
+import type { StoreView } from './commit-changes.js';
+import { integrityOf } from './integrity.js';
+import { decodeLockfile, type LockEntry, type Lockfile } from './lockfile-format.js';
+import { snapshotPath } from './paths.js';
+import { decodeSnapshot, snapshotIntegrity } from './snapshot-format.js';
+
+/** The lockfile, or undefined when there is none yet. */
+export async function readLockfile(view: StoreView, lockfilePath: string): Promise<Lockfile | undefined> {
+  const bytes = await view.readFile(lockfilePath);
+  return bytes === undefined ? undefined : decodeLockfile(bytes.toString('utf8'), lockfilePath);
+}
+
+export type SnapshotState =
+  | { ok: true; prompt: Prompt }
+  | { ok: false; problem: string; prompt?: Prompt };
+
+/**
+ * Reads the snapshot of a locked prompt and checks it against the lockfile: present, parseable,
+ * matching integrity, and (when `withFiles`) every locked context file present and intact.
+ */
+export async function readLockedSnapshot(
+  view: StoreView,
+  snapshotsDir: string,
+  name: string,
+  entry: LockEntry,
+  withFiles = true,
+): Promise<SnapshotState> {
+  const file = snapshotPath(snapshotsDir, name);
+  const bytes = await view.readFile(file);
+  if (bytes === undefined) return { ok: false, problem: `snapshot ${file} is missing` };
+  let prompt: Prompt;
+  try {
+    prompt = decodeSnapshot(bytes.toString('utf8'), file);
+  } catch (error) {
+    return { ok: false, problem: (error as LockfileError).message };
+  }
+  const actual = snapshotIntegrity(prompt);
+  if (actual !== entry.integrity) {
+    return { ok: false, prompt, problem: `snapshot ${file} does not match the lockfile (integrity ${actual}, locked ${entry.integrity})` };
+  }
+  if (withFiles) {
+    for (const [id, locked] of Object.entries(entry.files ?? {})) {
+      const filePath = path.join(snapshotsDir, ...locked.path.split('/'));
+      const content = await view.readFile(filePath);
+      if (content === undefined) return { ok: false, prompt, problem: `context file ${filePath} (${id}) is missing` };
+      if (integrityOf(content) !== locked.integrity) {
+        return { ok: false, prompt, problem: `context file ${filePath} (${id}) does not match the lockfile` };
+      }
+    }
+  }
+  return { ok: true, prompt };
+}

@@ -1,0 +1,115 @@
+/**
+ * `promptlock check`: for CI, writes nothing. Config vs lockfile, snapshots vs their integrity,
+ * variables vs snapshots, module vs snapshots (and the module type-checks); with `remote`, the
+ * lockfile vs the service. Every problem is reported; the caller decides the exit code.
+ */
+import { readFile } from 'node:fs/promises';
+import { generateModule, typecheckModule } from '../codegen/index.js';
+import type { ResolvedConfig } from '../config/types.js';
+import { PromptlockError } from '../errors.js';
+import { openStoreView } from '../store/commit-changes.js';
+import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
+import type { Prompt } from '../types.js';
+import { compareConfigWithLock } from './compare-config.js';
+import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
+import { listedNames } from './list-names.js';
+import { requestedEntries, selectorFor } from './requested-entries.js';
+import type { SyncClient } from './sync-client.js';
+
+export interface CheckOptions {
+  config: ResolvedConfig;
+  remote?: boolean;
+  connect?: () => Promise<SyncClient>;
+  /** Type-check the module with the TypeScript compiler (about a second). */
+  typecheck?: boolean;
+}
+
+export interface CheckResult {
+  problems: string[];
+  checked: number;
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export async function check(options: CheckOptions): Promise<CheckResult> {
+  const { config } = options;
+  const view = await openStoreView(config.rootDir);
+  const lockfile = await readLockfile(view, config.lockfilePath);
+  if (!lockfile) {
+    return { problems: [`no lockfile at ${config.lockfilePath}: run \`promptlock sync\` and commit it`], checked: 0 };
+  }
+  const entries = requestedEntries(config.prompts);
+  const problems = compareConfigWithLock(entries, lockfile);
+  const names = Object.keys(lockfile.prompts).sort();
+  const prompts = new Map<string, Prompt>();
+  for (const name of names) {
+    const entry = lockfile.prompts[name]!;
+    const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, true);
+    if (!state.ok) {
+      problems.push(`${name}: ${state.problem}`);
+      continue;
+    }
+    prompts.set(name, state.prompt);
+    try {
+      const expected = JSON.stringify(lockPrompt(name, entry.selector as never, state.prompt).entry.variables);
+      if (expected !== JSON.stringify(entry.variables)) problems.push(`${name}: the lockfile's variables do not match its snapshot`);
+    } catch (error) {
+      problems.push(`${name}: ${(error as Error).message}`);
+    }
+  }
+  if (prompts.size === names.length) {
+    const expected = generateModule(names.map((name) => ({ name, entry: lockfile.prompts[name]!, prompt: prompts.get(name)! })));
+    const actual = await readText(config.outputPath);
+    if (actual === undefined) problems.push(`the module ${config.outputPath} is missing: run \`promptlock generate\``);
+    else if (actual !== expected) problems.push(`the module ${config.outputPath} does not match the snapshots: run \`promptlock generate\``);
+    else if (options.typecheck !== false) {
+      for (const diagnostic of await typecheckModule(actual, config.outputPath)) problems.push(`the module does not type-check: ${diagnostic}`);
+    }
+  } else {
+    problems.push(`the module ${config.outputPath} cannot be checked until the snapshots are fixed`);
+  }
+  if (options.remote) problems.push(...(await checkRemote(options, lockfile, entries)));
+  return { problems, checked: names.length };
+}
+
+async function checkRemote(
+  options: CheckOptions,
+  lockfile: NonNullable<Awaited<ReturnType<typeof readLockfile>>>,
+  entries: ReturnType<typeof requestedEntries>,
+): Promise<string[]> {
+  if (!options.connect) throw new PromptlockError('check --remote needs a service connection.');
+  const client = await options.connect();
+  const problems: string[] = [];
+  try {
+    const names = Object.keys(lockfile.prompts).sort();
+    const results = await Promise.allSettled(
+      names.map(async (name) => {
+        const entry = lockfile.prompts[name]!;
+        const remote = await fetchPrompt(client, name, entry.selector as never, { withFiles: false });
+        if (remote.entry.integrity === entry.integrity) return;
+        if (remote.entry.version !== entry.version) {
+          problems.push(`${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`);
+        } else {
+          problems.push(`${name}: ${entry.version} changed on the service since it was locked`);
+        }
+      }),
+    );
+    for (const [i, result] of results.entries()) {
+      if (result.status === 'rejected') problems.push(`${names[i]}: ${(result.reason as Error).message}`);
+    }
+    if (entries.length === 0 || entries.some((e) => e.kind === 'glob')) {
+      for (const name of listedNames(await client.listAll(), options.config.workspace)) {
+        if (!lockfile.prompts[name] && selectorFor(entries, name) !== undefined) problems.push(`${name} is listed by the service but not locked`);
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  return problems;
+}

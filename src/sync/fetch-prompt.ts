@@ -1,0 +1,118 @@
+/**
+ * Fetches one prompt and turns it into what the store keeps: the snapshot text, its lock entry
+ * (version, id, integrity, variables) and, when asked, its context files.
+ */
+import { ServiceError } from '../errors.js';
+import { formatPackageName, parsePackageName, type Selector } from '../package-name.js';
+import { integrityOf } from '../store/integrity.js';
+import type { LockedFile, LockEntry } from '../store/lockfile-format.js';
+import { encodeSnapshot } from '../store/snapshot-format.js';
+import { listVariables } from '../template/index.js';
+import type { ContextItem, Prompt } from '../types.js';
+import type { SyncClient } from './sync-client.js';
+
+/** Largest context file downloaded when the service does not give its size. */
+export const MAX_CONTEXT_FILE_BYTES = 100 * 1024 * 1024;
+
+export interface FetchedPrompt {
+  name: string;
+  prompt: Prompt;
+  snapshot: string;
+  entry: LockEntry;
+  /** Context files to write, relative to the snapshots folder with `/` separators. */
+  files: Array<{ path: string; content: Uint8Array }>;
+}
+
+export interface ReusableFile {
+  locked: LockedFile;
+  /** Bytes on disk, verified against `locked.integrity`. */
+  content: Uint8Array;
+}
+
+/** `product FAQ (v2).pdf` → `product-FAQ-v2-.pdf`: safe on every file system, never a path. */
+function safeFileName(item: ContextItem): string {
+  const base = (item.fileName ?? '').split(/[\\/]/).pop() ?? '';
+  const cleaned = base.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '');
+  return cleaned || item.id.replace(/[^A-Za-z0-9._-]+/g, '-');
+}
+
+function variablesOf(name: string, prompt: Prompt) {
+  return listVariables(
+    [
+      { label: 'content', text: prompt.content },
+      { label: 'systemPrompt', text: prompt.systemPrompt },
+      { label: 'critiquePrompt', text: prompt.critiquePrompt },
+    ],
+    name,
+  );
+}
+
+/** Lock entry and snapshot text for a prompt already in hand. */
+export function lockPrompt(name: string, selector: Selector | null, prompt: Prompt): Omit<FetchedPrompt, 'files'> {
+  const snapshot = encodeSnapshot(prompt);
+  const entry: LockEntry = {
+    selector,
+    version: prompt.version,
+    id: prompt.id,
+    integrity: integrityOf(snapshot),
+    variables: variablesOf(name, prompt),
+  };
+  return { name, prompt, snapshot, entry };
+}
+
+export interface FetchOptions {
+  /** Download file context items (`contextFiles: true`). */
+  withFiles: boolean;
+  /** Files of the previous lock entry still on disk and intact, by context item id. */
+  reusable?: ReadonlyMap<string, ReusableFile>;
+  /** Ask for exactly this version instead of the selector (frozen installs). */
+  exactVersion?: string;
+}
+
+export async function fetchPrompt(
+  client: SyncClient,
+  name: string,
+  selector: Selector | null,
+  options: FetchOptions,
+): Promise<FetchedPrompt> {
+  const parsed = parsePackageName(name)!;
+  const asked = options.exactVersion ?? selector ?? undefined;
+  const prompt = await client.getPrompt(formatPackageName({ ...parsed, selector: asked as Selector | undefined }));
+  const answered = parsePackageName(prompt.packageName);
+  if (
+    (answered && (answered.workspace !== parsed.workspace || answered.package !== parsed.package)) ||
+    (typeof prompt.workspaceSlug === 'string' && prompt.workspaceSlug !== parsed.workspace)
+  ) {
+    throw new ServiceError(`Asked for ${name}, the service answered with ${prompt.packageName} (workspace ${prompt.workspaceSlug}).`, {
+      code: 'invalid_response',
+    });
+  }
+  const locked = lockPrompt(name, selector, prompt);
+  const files: FetchedPrompt['files'] = [];
+  if (options.withFiles) {
+    const lockedFiles: Record<string, LockedFile> = {};
+    const used = new Set<string>();
+    for (const item of prompt.context ?? []) {
+      if (item.type !== 'file') continue;
+      let fileName = safeFileName(item);
+      if (used.has(fileName)) fileName = `${item.id.replace(/[^A-Za-z0-9._-]+/g, '-')}-${fileName}`;
+      used.add(fileName);
+      const path = `${parsed.workspace}/${parsed.package}.files/${fileName}`;
+      const reuse = options.reusable?.get(item.id);
+      let content: Uint8Array;
+      if (reuse && reuse.locked.path === path && (item.fileSize == null || item.fileSize === reuse.locked.size)) {
+        content = reuse.content;
+      } else {
+        const { url } = await client.getContextDownloadUrl(item.id);
+        content = await client.downloadFile(url, {
+          maxBytes: item.fileSize ?? MAX_CONTEXT_FILE_BYTES,
+          ...(item.fileSize == null ? {} : { expectedSize: item.fileSize }),
+        });
+      }
+      lockedFiles[item.id] = { path, size: content.byteLength, integrity: integrityOf(content) };
+      files.push({ path, content });
+    }
+    if (Object.keys(lockedFiles).length > 0) locked.entry.files = lockedFiles;
+  }
+  return { ...locked, files };
+}

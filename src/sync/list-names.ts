@@ -1,0 +1,34 @@
+import { ServiceError } from '../errors.js';
+import { isSlug, parsePackageName } from '../package-name.js';
+import type { PromptSummary } from '../types.js';
+
+/**
+ * Base package names (`@ws/pkg`) of list items, which the service names in full (`@ws/pkg`),
+ * versioned (`@ws/pkg:v1`) or by a bare slug (`pkg`, completed with `workspace`). Sorted, unique.
+ */
+export function listedNames(items: readonly PromptSummary[], workspace: string | undefined): string[] {
+  const names = new Set<string>();
+  for (const item of items) {
+    const parsed = parsePackageName(item.packageName);
+    if (parsed) {
+      names.add(`@${parsed.workspace}/${parsed.package}`);
+      continue;
+    }
+    const bare = item.packageName.split(':')[0]!;
+    if (isSlug(bare)) {
+      const ws = workspace ?? (typeof item.workspaceSlug === 'string' ? item.workspaceSlug : undefined);
+      if (!ws) {
+        throw new ServiceError(
+          `The service lists prompt "${item.packageName}" (id ${item.id}) by a bare slug, and no workspace is configured.`,
+          { hint: 'Set `workspace` in prompts.config.ts to the workspace these prompts belong to.', code: 'bare_slug' },
+        );
+      }
+      names.add(`@${ws}/${bare}`);
+      continue;
+    }
+    throw new ServiceError(`The service lists a prompt with an invalid packageName "${item.packageName}" (id ${item.id}).`, {
+      code: 'invalid_response',
+    });
+  }
+  return [...names].sort();
+}

@@ -1,0 +1,57 @@
+/**
+ * What the config asks for: exact names and workspace globs, each with an optional selector.
+ * The config loader has already rejected malformed entries; this turns them into data.
+ */
+import { ConfigError } from '../errors.js';
+import { isSelector, parsePackageName, type Selector } from '../package-name.js';
+
+export type RequestedEntry =
+  | { kind: 'exact'; raw: string; name: string; workspace: string; selector: Selector | null }
+  | { kind: 'glob'; raw: string; workspace: string; selector: Selector };
+
+const GLOB = /^@([a-z0-9-]+)\/\*(?::(.+))?$/;
+
+export function parseRequestedEntry(raw: string): RequestedEntry {
+  const glob = GLOB.exec(raw);
+  if (glob) {
+    const selector = glob[2] ?? 'latest';
+    if (isSelector(selector)) return { kind: 'glob', raw, workspace: glob[1]!, selector };
+  }
+  const parsed = parsePackageName(raw);
+  if (!parsed) {
+    throw new ConfigError(`"${raw}" is not a package name or workspace glob.`, {
+      hint: 'Expected @workspace/package[:vN|latest|draft] or @workspace/*[:selector].',
+    });
+  }
+  return {
+    kind: 'exact',
+    raw,
+    name: `@${parsed.workspace}/${parsed.package}`,
+    workspace: parsed.workspace,
+    selector: parsed.selector ?? null,
+  };
+}
+
+/** Entries of the config; an empty list stands for "every listed prompt, at latest". */
+export function requestedEntries(prompts: readonly string[]): RequestedEntry[] {
+  return prompts.map(parseRequestedEntry);
+}
+
+/** The entry that governs `name`: an exact entry wins over a glob; undefined when none does. */
+export function entryFor(entries: readonly RequestedEntry[], name: string): RequestedEntry | undefined {
+  const exact = entries.find((e) => e.kind === 'exact' && e.name === name);
+  if (exact) return exact;
+  const workspace = parsePackageName(name)?.workspace;
+  return entries.find((e) => e.kind === 'glob' && e.workspace === workspace);
+}
+
+/** The selector a name is requested at (`null`: none given, the service chooses). */
+export function selectorFor(entries: readonly RequestedEntry[], name: string): Selector | null | undefined {
+  if (entries.length === 0) return 'latest';
+  const entry = entryFor(entries, name);
+  return entry === undefined ? undefined : entry.selector;
+}
+
+export function isFloating(selector: string | null): boolean {
+  return selector === null || selector === 'latest' || selector === 'draft';
+}
