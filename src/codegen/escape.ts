@@ -1,0 +1,44 @@
+/**
+ * Turning arbitrary text into TypeScript source that reads back exactly. Prompt texts, titles and
+ * variable names come from the service and may hold anything: quotes, backslashes, `${`, `*\/`,
+ * line separators, NUL, lone surrogates.
+ */
+
+// JSON.stringify already escapes quotes, backslashes, control characters and (since ES2019) lone
+// surrogates. U+2028/U+2029 are legal in ES2019 string literals but not in older parsers and tools,
+// so they are escaped too.
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
+/** A double-quoted string literal whose value is exactly `text`. */
+export function stringLiteral(text: string): string {
+  return JSON.stringify(text).replace(LINE_SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+}
+
+/** Any JSON value as a TypeScript expression (same escaping as `stringLiteral`). */
+export function jsonLiteral(value: unknown): string {
+  return JSON.stringify(value).replace(LINE_SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A property key: bare when it is a plain identifier name, else a quoted string. */
+export function propertyKey(name: string): string {
+  return IDENTIFIER.test(name) ? name : stringLiteral(name);
+}
+
+// Every line terminator ECMAScript knows: any of them would end a `//` comment, and in a JSDoc they
+// would break the one-line layout.
+const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text for inside a `/** … *\/` comment, on one line: line breaks become spaces, `*\/` cannot close
+ * the comment, and lone surrogates (which UTF-8 cannot store) become U+FFFD.
+ */
+export function docText(text: string): string {
+  return text
+    .replace(LONE_SURROGATE, '\uFFFD')
+    .replace(LINE_BREAKS, ' ')
+    .replace(/\*\//g, '*\\/')
+    .trim();
+}

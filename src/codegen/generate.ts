@@ -1,0 +1,96 @@
+/**
+ * `generate`: lockfile + snapshots → the module on disk, written only when its content changed.
+ * `sync` calls this after it has committed the store; `check` uses `renderModuleFromStore`.
+ */
+import { open } from 'node:fs/promises';
+import { inputsDigest, readDigest, type DigestInput } from './inputs-digest.js';
+import { readLockfileText } from './read-lockfile-text.js';
+import type { StoreLocation } from './read-store.js';
+import { runtimeSource } from './runtime-source.js';
+import { writeIfChanged } from './write-if-changed.js';
+
+export interface GenerateOptions extends StoreLocation {
+  outputPath: string;
+  /** Rebuild even when the module's recorded inputs match the lockfile. */
+  force?: boolean;
+}
+
+export interface GenerateResult {
+  outputPath: string;
+  /** False when the module on disk was already up to date. */
+  written: boolean;
+  /** Number of prompts in the module. */
+  count: number;
+}
+
+/**
+ * The entries' digest inputs straight from the lockfile JSON, without the full schema check (and
+ * without loading it): the fast path only has to recognise an unchanged lockfile. Anything
+ * unexpected returns undefined and the full path reports it properly.
+ */
+function quickEntries(lockfileText: string): DigestInput[] | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(lockfileText);
+  } catch {
+    return undefined;
+  }
+  const prompts = (data as { prompts?: unknown } | null)?.prompts;
+  if (prompts === null || typeof prompts !== 'object' || Array.isArray(prompts)) return undefined;
+  const out: DigestInput[] = [];
+  for (const [name, entry] of Object.entries(prompts as Record<string, unknown>)) {
+    const { version, integrity } = (entry ?? {}) as { version?: unknown; integrity?: unknown };
+    if (typeof version !== 'string' || typeof integrity !== 'string') return undefined;
+    out.push({ name, version, integrity });
+  }
+  return out;
+}
+
+/** The first bytes of a file (enough for the banner), or undefined when it does not exist. */
+async function readHead(file: string, bytes = 512): Promise<string | undefined> {
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The module text for the store, without writing it (what `check` compares with the file). */
+export async function renderModuleFromStore(options: StoreLocation): Promise<string> {
+  const [{ readStore }, { generateModule }] = await Promise.all([
+    import('./read-store.js'),
+    import('./generate-module.js'),
+  ]);
+  return generateModule(await readStore(options));
+}
+
+/**
+ * Builds the module from the lockfile and snapshots and writes it when it changed. Throws
+ * `LockfileError` when the lockfile or a snapshot is missing or damaged (naming which), and
+ * `TemplateError` when a prompt's variables have conflicting types.
+ */
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const { outputPath } = options;
+  const lockfileText = await readLockfileText(options.lockfilePath);
+  if (!options.force) {
+    const entries = quickEntries(lockfileText);
+    if (entries) {
+      const head = await readHead(outputPath);
+      if (head !== undefined && readDigest(head) === inputsDigest(entries, runtimeSource())) {
+        return { outputPath, written: false, count: entries.length };
+      }
+    }
+  }
+  // Loaded only now: the schema checks and the emitter are not needed when nothing changed.
+  const [{ readStore }, { generateModule }] = await Promise.all([
+    import('./read-store.js'),
+    import('./generate-module.js'),
+  ]);
+  const prompts = await readStore(options, lockfileText);
+  const written = await writeIfChanged(outputPath, generateModule(prompts));
+  return { outputPath, written, count: prompts.length };
+}

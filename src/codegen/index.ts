@@ -1,0 +1,7 @@
+// Code generation: lockfile + snapshots → the typed prompts module.
+export { generateModule, BANNER } from './generate-module.js';
+export { generate, renderModuleFromStore } from './generate.js';
+export type { GenerateOptions, GenerateResult } from './generate.js';
+export type { CodegenPrompt } from './prompt-to-function.js';
+export { typecheckModule } from './typecheck-module.js';
+export { functionNames } from './naming.js';

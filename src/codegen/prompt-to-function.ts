@@ -1,0 +1,80 @@
+/**
+ * One prompt → one exported function: JSDoc, a typed `variables` parameter (none when the prompt
+ * has no variables), the presence check, and the returned object with its texts precompiled.
+ */
+import type { Prompt, TextField } from '../types.js';
+import { listVariables, type Variable, type VariableType } from '../template/index.js';
+import type { LockEntry } from '../store/lockfile-format.js';
+import { compileText } from './compile-text.js';
+import { docText, jsonLiteral, propertyKey, stringLiteral } from './escape.js';
+import { promptFields } from './prompt-fields.js';
+
+/** One prompt to generate: its base package name, lock entry and decoded snapshot. */
+export interface CodegenPrompt {
+  /** Base package name, `@ws/pkg`. */
+  name: string;
+  entry: LockEntry;
+  prompt: Prompt;
+}
+
+/** DESIGN.md's type map; unknown hints were already typed `string` by the template module. */
+const TS_TYPES: Readonly<Record<VariableType, string>> = {
+  string: 'string',
+  number: 'number',
+  boolean: 'boolean',
+  array: 'unknown[]',
+  object: 'Record<string, unknown>',
+};
+
+function texts(prompt: Prompt): Array<{ label: TextField; text: string | null | undefined }> {
+  return [
+    { label: 'content', text: prompt.content },
+    { label: 'systemPrompt', text: prompt.systemPrompt },
+    { label: 'critiquePrompt', text: prompt.critiquePrompt },
+  ];
+}
+
+function functionDoc({ name, entry, prompt }: CodegenPrompt): string {
+  const head = [docText(prompt.title), `${name}:${entry.version}`].filter(Boolean).join(' · ');
+  const description = prompt.description ? docText(prompt.description) : '';
+  return `/** ${description ? `${head} — ${description}` : head} */`;
+}
+
+function parameter(variables: readonly Variable[]): string {
+  if (variables.length === 0) return '';
+  const lines = ['variables: {'];
+  for (const variable of variables) {
+    if (variable.description) lines.push(`  /** ${docText(variable.description)} */`);
+    lines.push(`  ${propertyKey(variable.name)}: ${TS_TYPES[variable.type]};`);
+  }
+  lines.push('}');
+  return lines.join('\n');
+}
+
+/** The source of the exported function `functionName` for one prompt. */
+export function promptToFunction(item: CodegenPrompt, functionName: string): string {
+  const { name, prompt } = item;
+  const variables = listVariables(texts(prompt), name);
+  const locals = new Map(variables.map((variable, i) => [variable.name, `v${i}`]));
+  const local = (variable: string) => locals.get(variable)!;
+
+  const lines = [functionDoc(item), `export function ${functionName}(${parameter(variables)}): RenderedPrompt {`];
+  if (variables.length > 0) {
+    const names = variables.map((variable) => stringLiteral(variable.name)).join(', ');
+    lines.push(
+      `  const [${[...locals.values()].join(', ')}] = $values(${stringLiteral(name)}, variables, [${names}] as const);`,
+    );
+  }
+  lines.push('  return {');
+  for (const [key, value] of promptFields(prompt, name)) {
+    if (value !== undefined) {
+      lines.push(`    ${propertyKey(key)}: ${jsonLiteral(value)},`);
+      continue;
+    }
+    const text = prompt[key as TextField];
+    const expression = typeof text === 'string' ? compileText(text, local, '      ') : 'null';
+    lines.push(`    ${key}: ${expression},`);
+  }
+  lines.push('  };', '}');
+  return lines.join('\n');
+}
