@@ -1,28 +1,78 @@
 import type { Command } from 'commander';
-import { PromptlockError } from '../../errors.js';
+import { relative } from 'node:path';
+import { addPromptToConfig, locateConfigFile, removePromptFromConfig, type PromptEdit } from '../../init/index.js';
+import { parsePromptEntry } from '../../config/prompt-entry.js';
 import { action, type CliRuntime } from '../action.js';
+import type { CommandContext } from '../context.js';
 
-// Placeholders until add/remove land.
+interface EditFlags {
+  sync: boolean;
+}
+
+type RunSyncCommand = (ctx: CommandContext, options: { names?: string[]; configPath?: string }) => Promise<number>;
+
+/**
+ * Syncs after an edit through the sync command (written alongside this one). A workspace glob
+ * or a removal cannot be synced by name, so those run a whole sync, which also drops what the
+ * config no longer asks for.
+ */
+async function syncAfterEdit(ctx: CommandContext, edit: PromptEdit): Promise<number> {
+  // TEMPORARY: a computed specifier keeps tsc passing until src/cli/sync-command.ts lands; it must
+  // become a static import then, or the bundle in dist/ will not contain the sync command.
+  const specifier = '../sync-command.js';
+  const { runSyncCommand } = (await import(specifier)) as { runSyncCommand: RunSyncCommand };
+  const byName = edit.action !== 'removed' && parsePromptEntry(edit.entry)?.package !== '*';
+  try {
+    const code = await runSyncCommand(ctx, { configPath: edit.configPath, ...(byName ? { names: [edit.entry] } : {}) });
+    if (code !== 0) ctx.logger.info(`The config was edited; run promptlock sync once the problem above is fixed.`);
+    return code;
+  } catch (error) {
+    ctx.logger.info(`The config was edited; run promptlock sync once the problem below is fixed.`);
+    throw error;
+  }
+}
+
+function describeEdit(ctx: CommandContext, edit: PromptEdit): void {
+  const where = relative(ctx.io.cwd, edit.configPath) || edit.configPath;
+  const { logger } = ctx;
+  if (edit.action === 'added') logger.success(`Added "${edit.entry}" to ${where}`);
+  else if (edit.action === 'replaced') logger.success(`Replaced "${edit.previous}" with "${edit.entry}" in ${where}`);
+  else if (edit.action === 'removed') logger.success(`Removed "${edit.entry}" from ${where}`);
+  else logger.info(`"${edit.entry}" is already in ${where}; nothing to change`);
+}
+
+/** Shared by add and remove: edit the config, say what changed, then sync unless told not to. */
+async function runEdit(
+  ctx: CommandContext,
+  name: string,
+  flags: EditFlags,
+  edit: (configPath: string, name: string) => Promise<PromptEdit>,
+): Promise<number> {
+  const configPath = await locateConfigFile(ctx.io.cwd, ctx.globals.config);
+  const result = await edit(configPath, name);
+  describeEdit(ctx, result);
+  if (!flags.sync) {
+    // With a sync, the sync command prints the one --json summary; without, this is it.
+    if (ctx.globals.json) ctx.logger.json(result);
+    return 0;
+  }
+  return syncAfterEdit(ctx, result);
+}
+
 export function registerAdd(program: Command, runtime: CliRuntime): void {
   program
     .command('add')
-    .argument('<name>')
-    .description('(add: not implemented yet)')
-    .action(
-      action(runtime, async () => {
-        throw new PromptlockError('"promptlock add" is not implemented yet.');
-      }),
-    );
+    .argument('<name>', 'prompt to lock: @workspace/package[:vN|latest|draft] or @workspace/*')
+    .description('add a prompt to the prompts list of the config (keeping its formatting), then sync it')
+    .option('--no-sync', 'only edit the config')
+    .action(action(runtime, (ctx, name: string, flags: EditFlags) => runEdit(ctx, name, flags, addPromptToConfig)));
 }
 
 export function registerRemove(program: Command, runtime: CliRuntime): void {
   program
     .command('remove')
-    .argument('<name>')
-    .description('(remove: not implemented yet)')
-    .action(
-      action(runtime, async () => {
-        throw new PromptlockError('"promptlock remove" is not implemented yet.');
-      }),
-    );
+    .argument('<name>', 'entry to remove: its exact text, or the package name when only one entry has it')
+    .description('remove a prompt from the prompts list of the config (never the last one), then sync')
+    .option('--no-sync', 'only edit the config')
+    .action(action(runtime, (ctx, name: string, flags: EditFlags) => runEdit(ctx, name, flags, removePromptFromConfig)));
 }

@@ -1,15 +1,76 @@
 import type { Command } from 'commander';
-import { PromptlockError } from '../../errors.js';
+import { relative } from 'node:path';
+import { ConfigError } from '../../errors.js';
+import { initProject, type InitResult } from '../../init/index.js';
 import { action, type CliRuntime } from '../action.js';
+import type { CommandContext } from '../context.js';
 
-// Placeholder until the init command lands.
+interface InitFlags {
+  force?: boolean;
+  packageJson: boolean;
+}
+
+const NEXT_STEPS = [
+  'Set your API key in the environment (never in the config): export PROMPTLOCK_API_KEY=…',
+  'Name the prompts to lock in prompts.config.ts, or run: npx promptlock add @<workspace>/<prompt>',
+  'Run: npx promptlock sync',
+  'Commit prompts.config.ts, prompts.lock.json and the prompts/ folder.',
+];
+
+function printScripts(ctx: CommandContext, result: InitResult): void {
+  const { logger } = ctx;
+  if (result.scriptsToAdd) {
+    logger.info('Add these scripts to your package.json:');
+    logger.info('  "scripts": {');
+    const entries = Object.entries(result.scriptsToAdd);
+    entries.forEach(([name, value], index) => {
+      logger.info(`    ${JSON.stringify(name)}: ${JSON.stringify(value)}${index < entries.length - 1 ? ',' : ''}`);
+    });
+    logger.info('  }');
+    logger.info(`  (if you already have a prepare script, append " && ${result.scriptsToAdd.prepare}" to it)`);
+    return;
+  }
+  const where = relative(ctx.io.cwd, result.packageJson!.path) || 'package.json';
+  for (const script of result.packageJson!.scripts) {
+    const shown = `"${script.name}": "${script.value}"`;
+    if (script.action === 'added') logger.success(`Added script ${shown} to ${where}`);
+    else if (script.action === 'chained') logger.success(`Chained promptlock into the existing script ${shown}`);
+    else if (script.action === 'present') logger.info(`Script "${script.name}" in ${where} already runs promptlock`);
+    else logger.warn(`Kept your script ${shown} in ${where}; run promptlock sync to sync prompts`);
+  }
+}
+
+async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
+  if (ctx.globals.config !== undefined) {
+    throw new ConfigError('promptlock init does not take --config: it writes prompts.config.ts in the current folder.', {
+      hint: 'Run it from the folder where the config should live.',
+    });
+  }
+  const result = await initProject({ dir: ctx.io.cwd, packageJson: flags.packageJson, force: Boolean(flags.force) });
+  if (ctx.globals.json) {
+    ctx.logger.json({
+      config: result.configPath,
+      overwritten: result.overwritten,
+      packageJson: result.packageJson ?? null,
+      scriptsToAdd: result.scriptsToAdd ?? null,
+      nextSteps: NEXT_STEPS,
+    });
+    return 0;
+  }
+  const { logger } = ctx;
+  logger.success(`${result.overwritten ? 'Replaced' : 'Wrote'} ${relative(ctx.io.cwd, result.configPath)}`);
+  printScripts(ctx, result);
+  logger.info('');
+  logger.info('Next steps:');
+  NEXT_STEPS.forEach((step, index) => logger.info(`  ${index + 1}. ${step}`));
+  return 0;
+}
+
 export function registerInit(program: Command, runtime: CliRuntime): void {
   program
     .command('init')
-    .description('(init: not implemented yet)')
-    .action(
-      action(runtime, async () => {
-        throw new PromptlockError('"promptlock init" is not implemented yet.');
-      }),
-    );
+    .description('write a starter prompts.config.ts and add the scripts a project needs to package.json')
+    .option('--force', 'replace an existing prompts.config.ts with the starter config')
+    .option('--no-package-json', 'do not edit package.json; print the scripts to add instead')
+    .action(action(runtime, (ctx, flags: InitFlags) => runInit(ctx, flags)));
 }

@@ -1,0 +1,83 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { ConfigError } from '../errors.js';
+import { existingConfigFiles, STARTER_CONFIG_NAME } from './config-files.js';
+import { addPackageScripts, PROMPTLOCK_SCRIPTS, type ScriptChange } from './package-scripts.js';
+import { readStarterConfig } from './starter-config.js';
+
+export interface InitOptions {
+  /** The project folder: where prompts.config.ts is written and package.json is looked for. */
+  dir: string;
+  /** Edit package.json's scripts (true), or only report the scripts to add (false). */
+  packageJson: boolean;
+  /** Replace an existing prompts.config.ts (never another config file). */
+  force: boolean;
+}
+
+export interface InitResult {
+  configPath: string;
+  /** True when an existing prompts.config.ts was replaced (`force`). */
+  overwritten: boolean;
+  /** Set when package.json was edited (or already had the scripts). */
+  packageJson: { path: string; changed: boolean; scripts: ScriptChange[] } | undefined;
+  /** Set when package.json was not touched: the scripts the user should add by hand. */
+  scriptsToAdd: Readonly<Record<string, string>> | undefined;
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** A `"promptlock"` key in package.json is a config too (DESIGN.md, "Configuration"). */
+function hasPackageConfig(packageText: string | undefined): boolean {
+  try {
+    const parsed: unknown = packageText === undefined ? undefined : JSON.parse(packageText);
+    return typeof parsed === 'object' && parsed !== null && 'promptlock' in parsed;
+  } catch {
+    return false;
+  }
+}
+
+/** Stops init when a config exists, naming it; `force` only ever replaces prompts.config.ts. */
+function refuseExisting(dir: string, existing: string[], force: boolean): void {
+  const others = existing.filter((path) => basename(path) !== STARTER_CONFIG_NAME);
+  if (existing.length === 0 || (force && others.length === 0)) return;
+  const names = existing.map((path) => basename(path)).join(', ');
+  throw new ConfigError(`${names} already exists in ${dir}; promptlock init does not overwrite it.`, {
+    hint:
+      others.length === 0
+        ? `Edit it, or run promptlock init --force to replace it with the starter config.`
+        : `Edit it, or remove it first: --force only replaces ${STARTER_CONFIG_NAME}.`,
+  });
+}
+
+/**
+ * Writes the starter prompts.config.ts and adds the scripts a project needs to its package.json.
+ * Checks everything before writing, so a refused or failed init changes no file.
+ */
+export async function initProject(options: InitOptions): Promise<InitResult> {
+  const { dir } = options;
+  const packagePath = join(dir, 'package.json');
+  const packageText = await readIfExists(packagePath);
+  const existing = await existingConfigFiles(dir);
+  if (hasPackageConfig(packageText)) existing.push(`${packagePath} ("promptlock" key)`);
+  refuseExisting(dir, existing, options.force);
+
+  const scriptsEdit = options.packageJson && packageText !== undefined ? addPackageScripts(packageText, packagePath) : undefined;
+  const configPath = join(dir, STARTER_CONFIG_NAME);
+  // 'wx' makes the no-overwrite promise hold even against a file created since the check.
+  await writeFile(configPath, await readStarterConfig(), { flag: options.force ? 'w' : 'wx' });
+  if (scriptsEdit?.changed) await writeFile(packagePath, scriptsEdit.text);
+
+  return {
+    configPath,
+    overwritten: existing.length > 0,
+    packageJson: scriptsEdit && { path: packagePath, changed: scriptsEdit.changed, scripts: scriptsEdit.scripts },
+    scriptsToAdd: scriptsEdit ? undefined : PROMPTLOCK_SCRIPTS,
+  };
+}
