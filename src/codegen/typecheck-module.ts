@@ -35,7 +35,8 @@ export async function typecheckModule(source: string, fileName = 'prompts.ts'): 
       lib: ['lib.es2022.d.ts'],
     },
   });
-  const file = project.createSourceFile(`/${fileName}`, source);
+  // The in-memory file system is rooted at `/`; names are shown as given.
+  const file = project.createSourceFile(fileName.startsWith('/') ? fileName : `/${fileName}`, source);
   const diagnostics = project.getPreEmitDiagnostics();
   return diagnostics.map((diagnostic) => {
     const message = ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, '\n');

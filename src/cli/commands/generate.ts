@@ -1,15 +1,41 @@
 import type { Command } from 'commander';
-import { PromptlockError } from '../../errors.js';
+import { relative } from 'node:path';
 import { action, type CliRuntime } from '../action.js';
+import type { CommandContext } from '../context.js';
 
-// Placeholder until the generate command lands.
+interface GenerateFlags {
+  force?: boolean;
+}
+
+/** `promptlock generate`: the module from lockfile + snapshots. No network, no key. */
+async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<number> {
+  // Loaded here rather than at the top so other commands do not pay for them at start-up.
+  const [{ loadConfig }, { generate }] = await Promise.all([
+    import('../../config/index.js'),
+    import('../../codegen/generate.js'),
+  ]);
+  const config = await loadConfig({ cwd: ctx.io.cwd, configPath: ctx.globals.config, env: ctx.io.env });
+  const result = await generate({
+    lockfilePath: config.lockfilePath,
+    snapshotsDir: config.snapshotsDir,
+    outputPath: config.outputPath,
+    force: Boolean(flags.force),
+  });
+  const shown = relative(ctx.io.cwd, result.outputPath) || result.outputPath;
+  if (ctx.globals.json) {
+    ctx.logger.json(result);
+  } else if (result.written) {
+    ctx.logger.success(`Generated ${shown} (${result.count} ${result.count === 1 ? 'prompt' : 'prompts'})`);
+  } else {
+    ctx.logger.success(`${shown} is up to date`);
+  }
+  return 0;
+}
+
 export function registerGenerate(program: Command, runtime: CliRuntime): void {
   program
     .command('generate')
-    .description('(generate: not implemented yet)')
-    .action(
-      action(runtime, async () => {
-        throw new PromptlockError('"promptlock generate" is not implemented yet.');
-      }),
-    );
+    .description('build the typed module from the lockfile and snapshots (no network, no API key)')
+    .option('--force', 'rebuild even when the module is up to date')
+    .action(action(runtime, runGenerate));
 }

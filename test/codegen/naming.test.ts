@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { camelCase, fixIdentifier, functionNames } from '../../src/codegen/naming.js';
+
+describe('camelCase', () => {
+  const cases: Array<[string, { given: string; want: string }]> = [
+    ['one word', { given: 'welcome', want: 'welcome' }],
+    ['hyphens', { given: 'support-reply', want: 'supportReply' }],
+    ['several hyphens', { given: 'a-b-c', want: 'aBC' }],
+    ['double and edge hyphens', { given: '-support--reply-', want: 'supportReply' }],
+    ['digits after a hyphen', { given: 'step-2-check', want: 'step2Check' }],
+    ['only hyphens', { given: '---', want: '' }],
+  ];
+  it.each(cases)('%s', (_, { given, want }) => expect(camelCase(given)).toBe(want));
+});
+
+describe('fixIdentifier', () => {
+  const cases: Array<[string, { given: string; want: string }]> = [
+    ['valid name kept', { given: 'supportReply', want: 'supportReply' }],
+    ['leading digit', { given: '2faCheck', want: '_2faCheck' }],
+    ['reserved word', { given: 'delete', want: 'deletePrompt' }],
+    ['strict-mode reserved', { given: 'package', want: 'packagePrompt' }],
+    ['module-only reserved', { given: 'await', want: 'awaitPrompt' }],
+    ['not declarable in strict code', { given: 'arguments', want: 'argumentsPrompt' }],
+    ['TypeScript module-scope name', { given: 'require', want: 'requirePrompt' }],
+    ['own export', { given: 'prompts', want: 'promptsPrompt' }],
+    ['empty', { given: '', want: 'prompt' }],
+  ];
+  it.each(cases)('%s', (_, { given, want }) => expect(fixIdentifier(given).name).toBe(want));
+});
+
+describe('functionNames', () => {
+  const cases: Array<[string, { given: string[]; want: Record<string, string> }]> = [
+    ['camelCase slug', { given: ['@acme/support-reply'], want: { '@acme/support-reply': 'supportReply' } }],
+    [
+      'workspace prefix only when slugs collide',
+      {
+        given: ['@globex/support-reply', '@acme/support-reply', '@acme/welcome'],
+        want: {
+          '@acme/support-reply': 'acmeSupportReply',
+          '@globex/support-reply': 'globexSupportReply',
+          '@acme/welcome': 'welcome',
+        },
+      },
+    ],
+    ['hyphenated workspace prefix', { given: ['@my-co/x', '@b/x'], want: { '@my-co/x': 'myCoX', '@b/x': 'bX' } }],
+    ['prefix then digit fix', { given: ['@3m/x', '@acme/x'], want: { '@3m/x': '_3mX', '@acme/x': 'acmeX' } }],
+    [
+      'a natural name wins over a fixed one',
+      {
+        given: ['@a/delete', '@a/delete-prompt'],
+        want: { '@a/delete-prompt': 'deletePrompt', '@a/delete': 'deletePrompt2' },
+      },
+    ],
+    [
+      'same camelCase within one workspace gets a number',
+      { given: ['@a/x-y', '@a/x--y'], want: { '@a/x--y': 'xY', '@a/x-y': 'xY2' } },
+    ],
+    [
+      'prefixed name meets a natural one',
+      {
+        given: ['@acme/x', '@globex/x', '@foo/acme-x'],
+        want: { '@foo/acme-x': 'acmeX', '@acme/x': 'acmeX2', '@globex/x': 'globexX' },
+      },
+    ],
+  ];
+  it.each(cases)('%s', (_, { given, want }) => {
+    expect(Object.fromEntries(functionNames(given))).toEqual(want);
+    // Input order does not matter.
+    expect(Object.fromEntries(functionNames([...given].reverse()))).toEqual(want);
+  });
+
+  it('rejects something that is not a package name', () => {
+    expect(() => functionNames(['acme/x'])).toThrow('not a package name: acme/x');
+  });
+});
