@@ -83,8 +83,25 @@ export function insertListItem(text: string, list: ListShape, item: string, hint
 }
 
 /**
- * Removes item `index`. An item alone on its line goes with its line (and its same-line
- * comment, which described it); comments on other lines stay. Otherwise only the item and one
+ * Where the `//` comment lines right above an item start (no blank line between): they describe
+ * it, so they go with it. A commented-out entry (`// '@acme/*',`) is kept: it is a choice the user
+ * parked, not a note about this item.
+ */
+function describingCommentsStart(text: string, list: ListShape, itemStart: number): number {
+  const openLine = lineStart(text, list.open);
+  let start = lineStart(text, itemStart);
+  while (start > openLine) {
+    const above = lineStart(text, start - 1);
+    // The list's own first line (`prompts: [ // …`) never belongs to one item.
+    if (above === openLine || !/^\/\/(?!\s*['"`])/.test(text.slice(above, start).trim())) break;
+    start = above;
+  }
+  return start;
+}
+
+/**
+ * Removes item `index`. An item alone on its line goes with its line, its same-line comment
+ * and the `//` lines right above it, which describe it; other comments stay. Otherwise only the item and one
  * comma go, so the rest of the line keeps its spacing.
  */
 export function removeListItem(text: string, list: ListShape, index: number): TextEdit[] {
@@ -100,7 +117,7 @@ export function removeListItem(text: string, list: ListShape, index: number): Te
   const lineEnd = cleanLineEnd(text, afterComma);
   if (isMultiLine(text, list) && startsLine(text, item.start) && lineEnd !== undefined) {
     const nextLine = text.startsWith('\r\n', lineEnd) ? lineEnd + 2 : Math.min(lineEnd + 1, text.length);
-    return [...dropPrevComma, { start: lineStart(text, item.start), end: nextLine, text: '' }];
+    return [...dropPrevComma, { start: describingCommentsStart(text, list, item.start), end: nextLine, text: '' }];
   }
   if (isLast && prev) {
     // `'a', 'b'` → `'a'`: take the separator before the item; a trailing comma stays in place.

@@ -1,0 +1,84 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const TEMPLATE = join(ROOT, 'templates/prompts.config.ts');
+const FIXTURES = join(ROOT, 'test/fixtures/init');
+
+/** The golden inputs and outputs are real config files, so they must type-check too. */
+async function fixtureFiles(): Promise<string[]> {
+  const cases = await readdir(FIXTURES, { withFileTypes: true });
+  return cases
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => ['input.ts', 'expected.ts'].map((file) => join(FIXTURES, entry.name, file)));
+}
+
+/**
+ * Type-checks config files the way a user's project would, with `promptlock` mapped to a
+ * module of this repository instead of the built package. Returns the errors in those files only:
+ * the rest of the repository is checked by `tsc -p .`.
+ */
+function typeErrors(files: string[], promptlockModule: string): string[] {
+  const program = ts.createProgram(files, {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    types: ['node'],
+    paths: { promptlock: [promptlockModule] },
+  });
+  return files.flatMap((file) =>
+    ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((diagnostic) => {
+      const where = diagnostic.file?.fileName.slice(ROOT.length) ?? file;
+      return `${where}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
+    }),
+  );
+}
+
+const indexExportsDefineConfig = /export\s*\{[^}]*\bdefineConfig\b/.test(await readFile(join(ROOT, 'src/index.ts'), 'utf8'));
+
+describe('the starter config', () => {
+  it('and the golden configs type-check against the real UserConfig (src/config)', async () => {
+    expect(typeErrors([TEMPLATE, ...(await fixtureFiles())], join(ROOT, 'src/config/index.ts'))).toEqual([]);
+  });
+
+  // Waits for src/index.ts to export defineConfig (the public surface); then it runs.
+  it.skipIf(!indexExportsDefineConfig)('type-checks with promptlock mapped to src/index.ts', async () => {
+    expect(typeErrors([TEMPLATE, ...(await fixtureFiles())], join(ROOT, 'src/index.ts'))).toEqual([]);
+  });
+
+  it('catches a wrong option (the check is not vacuous)', async () => {
+    const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+    const dir = await mkdtemp(join(ROOT, 'test/init/.tmp-'));
+    try {
+      const file = join(dir, 'prompts.config.ts');
+      const text = await readFile(TEMPLATE, 'utf8');
+      await writeFile(file, text.replace('// concurrency: 16,', "concurrency: '16',\n  colour: 'blue',"));
+      const errors = typeErrors([file], join(ROOT, 'src/config/index.ts'));
+      expect(errors.join('\n')).toMatch(/'string' is not assignable to type 'number'|'colour' does not exist/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names every UserConfig option, with its literal @default', async () => {
+    const { Project } = await import('ts-morph');
+    const project = new Project({ skipAddingFilesFromTsConfig: true });
+    const userConfig = project.addSourceFileAtPath(join(ROOT, 'src/config/types.ts')).getInterfaceOrThrow('UserConfig');
+    const template = await readFile(TEMPLATE, 'utf8');
+    const missing: string[] = [];
+    for (const property of userConfig.getProperties()) {
+      const name = property.getName();
+      const tag = property.getJsDocs().flatMap((doc) => doc.getTags()).find((t) => t.getTagName() === 'default');
+      const value = tag?.getCommentText()?.trim();
+      const literal = value !== undefined && /^('[^']*'|\d+|true|false)$/.test(value);
+      const wanted = literal ? `${name}: ${value},` : `${name}:`;
+      if (!template.includes(wanted)) missing.push(wanted);
+    }
+    expect(missing).toEqual([]);
+  });
+});
