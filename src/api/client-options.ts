@@ -1,0 +1,48 @@
+/** Options, events and counters of the prompt service client (`createClient`). */
+
+export interface ClientOptions {
+  /** Address of the service, e.g. `https://api.baytos.ai`; `/v1/…` is appended to it. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …`; never printed unmasked. */
+  apiKey?: string;
+  /** Requests in flight at once; also the size of the keep-alive pool. @default 16 */
+  concurrency?: number;
+  /** Deadline of one request, headers and body together. @default 30000 */
+  timeoutMs?: number;
+  /** Retries after a 5xx, a reset connection, a timeout or an invalid body. @default 5 */
+  retries?: number;
+  /** First backoff step; doubles per attempt with full jitter, capped at 8 s. @default 250 */
+  backoffBaseMs?: number;
+  /** Longest wait for a 429's Retry-After or a rate-limit window; beyond it, fail. @default 120000 */
+  maxRetryAfterMs?: number;
+  /** Progress and `--verbose` output. Never given the key. */
+  onEvent?: (event: ClientEvent) => void;
+}
+
+export type RetryReason = 'server-error' | 'reset' | 'timeout' | 'invalid-body' | 'rate-limited';
+
+export type ClientEvent =
+  | { type: 'request'; method: string; path: string; attempt: number }
+  | { type: 'retry'; reason: RetryReason; attempt: number; delayMs: number; what: string }
+  | { type: 'rate-limit-wait'; ms: number }
+  | { type: '429'; retryAfterMs: number; what: string };
+
+export interface ClientStats {
+  /** Requests sent, retries included. */
+  requests: number;
+  /** Attempts repeated after a failure or a 429. */
+  retries: number;
+  /** 429 answers received. */
+  status429: number;
+  /** Time spent waiting for rate limits (pacing and Retry-After), in milliseconds. */
+  waitedMs: number;
+}
+
+export const CLIENT_DEFAULTS = {
+  concurrency: 16,
+  timeoutMs: 30_000,
+  retries: 5,
+  backoffBaseMs: 250,
+  backoffCapMs: 8_000,
+  maxRetryAfterMs: 120_000,
+} as const;

@@ -1,0 +1,100 @@
+import { baseUrlProblem } from '../config/base-url.js';
+import { ConfigError } from '../errors.js';
+import { maskKey } from '../secrets.js';
+import type { ContextDownload, HealthStatus, Prompt, PromptSummary } from '../types.js';
+import { CLIENT_DEFAULTS, type ClientOptions, type ClientStats } from './client-options.js';
+import { downloadFile, type DownloadOptions } from './download-file.js';
+import { listAll } from './list-all.js';
+import { readJsonBody } from './read-json-body.js';
+import { contextDownloadSchema, healthSchema, promptSchema } from './schemas.js';
+import { MAX_JSON_BYTES, ServiceTransport } from './service-transport.js';
+
+export interface PromptServiceClient {
+  /** Every listed prompt, paging with limit=100 until `hasMore` is false. */
+  listAll(options?: { pageSize?: number }): Promise<PromptSummary[]>;
+  /** One prompt, validated and unwrapped; `critiquePrompt` stays absent or null as it came. */
+  getPrompt(packageName: string, variables?: Record<string, string>): Promise<Prompt>;
+  /** The pre-signed address of a context file (`GET /api/v1/prompts/context/download-url`). */
+  getContextDownloadUrl(contextId: string): Promise<ContextDownload>;
+  /** A file from a pre-signed address, fetched without the API key, size-checked. */
+  downloadFile(url: string, options: DownloadOptions): Promise<Uint8Array>;
+  health(): Promise<HealthStatus>;
+  readonly stats: ClientStats;
+  /** Closes the connection pools; pending requests fail. */
+  close(): Promise<void>;
+}
+
+/**
+ * A client of the prompt service. Refuses (ConfigError) an address that would send the key over
+ * plain http to a host other than loopback.
+ */
+export function createClient(options: ClientOptions): PromptServiceClient {
+  const problem = baseUrlProblem(options.baseUrl);
+  if (problem) {
+    const key = options.apiKey ? ` (key ${maskKey(options.apiKey)})` : '';
+    throw new ConfigError(`Refusing the prompt service address ${JSON.stringify(options.baseUrl)}${key}: ${problem}.`, {
+      hint: 'Use https://, or http:// only to a loopback address (127.0.0.1, ::1, localhost).',
+    });
+  }
+  const url = new URL(options.baseUrl);
+  const baseUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  const basePath = url.pathname.replace(/\/+$/, '');
+  const transport = new ServiceTransport({
+    baseUrl,
+    apiKey: options.apiKey || undefined,
+    concurrency: positive(options.concurrency, CLIENT_DEFAULTS.concurrency),
+    timeoutMs: positive(options.timeoutMs, CLIENT_DEFAULTS.timeoutMs),
+    retries: Math.max(0, Math.floor(options.retries ?? CLIENT_DEFAULTS.retries)),
+    backoffBaseMs: Math.max(0, options.backoffBaseMs ?? CLIENT_DEFAULTS.backoffBaseMs),
+    maxRetryAfterMs: Math.max(0, options.maxRetryAfterMs ?? CLIENT_DEFAULTS.maxRetryAfterMs),
+    onEvent: options.onEvent,
+  });
+
+  return {
+    stats: transport.stats,
+    listAll: (listOptions) => listAll(transport, basePath, listOptions?.pageSize),
+    getPrompt: (packageName, variables) =>
+      transport.service({
+        method: 'POST',
+        path: `${basePath}/v1/prompts/get`,
+        body: JSON.stringify(variables && Object.keys(variables).length > 0 ? { package_name: packageName, variables } : { package_name: packageName }),
+        target: {
+          method: 'POST',
+          endpoint: '/v1/prompts/get',
+          what: `fetching ${packageName}`,
+          packageName,
+          notFound: `Prompt ${packageName} was not found (404) at ${baseUrl}.`,
+        },
+        maxBytes: MAX_JSON_BYTES,
+        interpret: (answer) => readJsonBody(answer, promptSchema, 'id') as Prompt,
+      }),
+    getContextDownloadUrl: (contextId) =>
+      transport.service({
+        method: 'GET',
+        // The real service serves this one under /api, from the origin (service facts).
+        path: `/api/v1/prompts/context/download-url?${new URLSearchParams({ contextId })}`,
+        target: {
+          method: 'GET',
+          endpoint: '/api/v1/prompts/context/download-url',
+          what: `getting the download address of context file ${contextId}`,
+          notFound: `Context file ${contextId} was not found (404) at ${baseUrl}.`,
+        },
+        maxBytes: MAX_JSON_BYTES,
+        interpret: (answer) => readJsonBody(answer, contextDownloadSchema, 'url'),
+      }),
+    downloadFile: (fileUrl, downloadOptions) => downloadFile(transport, fileUrl, downloadOptions),
+    health: () =>
+      transport.service({
+        method: 'GET',
+        path: `${basePath}/v1/health`,
+        target: { method: 'GET', endpoint: '/v1/health', what: 'checking health' },
+        maxBytes: MAX_JSON_BYTES,
+        interpret: (answer) => readJsonBody(answer, healthSchema, 'status'),
+      }),
+    close: () => transport.close(),
+  };
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback;
+}

@@ -1,0 +1,96 @@
+/**
+ * Schemas of every answer the client accepts. Lenient where the spec and the real service
+ * disagree (envelopes, error shapes, nullable fields, list names), strict on what later stages
+ * rely on. Unknown fields of prompts and list items are kept: snapshots store the prompt as the
+ * service returned it.
+ */
+import { z } from 'zod';
+
+const nullableString = z.string().nullish();
+const nullableNumber = z.number().nullish();
+
+export const contextItemSchema = z.looseObject({
+  id: z.string(),
+  type: z.enum(['file', 'url']),
+  label: nullableString,
+  createdAt: z.number(),
+  url: nullableString,
+  urlFetchedAt: nullableNumber,
+  fileName: nullableString,
+  fileSize: nullableNumber,
+  mimeType: nullableString,
+});
+
+export const promptSchema = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  content: z.string(),
+  systemPrompt: nullableString,
+  // Absent in the public example, null elsewhere: both are kept as they came.
+  critiquePrompt: nullableString,
+  description: nullableString,
+  category: nullableString,
+  tags: z.array(z.string()),
+  version: z.string().min(1),
+  workspaceSlug: z.string(),
+  packageName: z.string().min(1),
+  context: z.array(contextItemSchema),
+  metadata: z.looseObject({ createdAt: z.number(), generatedAt: z.number().optional() }),
+});
+
+/** `packageName` may be `@ws/pkg`, `@ws/pkg:v1` or a bare slug: all are strings here. */
+export const promptSummarySchema = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  packageName: z.string().min(1),
+});
+
+export const listPageSchema = z.object({
+  prompts: z.array(promptSummarySchema),
+  cursor: z.string().nullish(),
+  hasMore: z.boolean(),
+});
+
+export const healthSchema = z.looseObject({ status: z.string(), timestamp: z.string() });
+
+export const contextDownloadSchema = z.looseObject({ url: z.string().url(), expiresIn: z.number() });
+
+/**
+ * Both error shapes: `{ error: "code", message }` and `{ error: { code, message, details,
+ * retry_after } }`, bare or inside `data`.
+ */
+export interface ErrorBody {
+  code: string | undefined;
+  message: string | undefined;
+  retryAfterSeconds: number | undefined;
+}
+
+export function readErrorBody(json: unknown): ErrorBody {
+  const body = unwrapEnvelope(json, 'error');
+  if (!isRecord(body)) return { code: undefined, message: undefined, retryAfterSeconds: undefined };
+  const error = body.error;
+  const nested = isRecord(error) ? error : undefined;
+  const code = typeof error === 'string' ? error : stringOr(nested?.code);
+  const message = stringOr(nested?.message) ?? stringOr(body.message);
+  const retryAfter = numberOr(nested?.retry_after) ?? numberOr(body.retry_after);
+  return { code: code || undefined, message: message || undefined, retryAfterSeconds: retryAfter };
+}
+
+/**
+ * `{ data: payload }` → payload; a bare payload is returned as is. `marker` is a field only the
+ * bare payload has, so a payload that happens to carry a `data` field is not unwrapped.
+ */
+export function unwrapEnvelope(json: unknown, marker: string): unknown {
+  if (isRecord(json) && !(marker in json) && isRecord(json.data)) return json.data;
+  return json;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function stringOr(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+function numberOr(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}

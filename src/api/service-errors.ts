@@ -1,0 +1,126 @@
+/**
+ * The messages of every way a request can fail. Each says what happened, for which prompt, and
+ * what to do; the key only ever appears masked.
+ */
+import { ServiceError } from '../errors.js';
+import { parsePackageName } from '../package-name.js';
+import { maskKey, redact } from '../secrets.js';
+import type { AttemptFailure } from './http-attempt.js';
+import type { ErrorBody } from './schemas.js';
+
+/** What a request was for, as error messages tell it. */
+export interface RequestTarget {
+  method: string;
+  /** The endpoint path as the spec names it (`/v1/prompts`), without query or base path. */
+  endpoint: string;
+  /** `fetching @acme/x`, `listing prompts`… */
+  what: string;
+  packageName?: string;
+  /** The message for a 404, when the endpoint has a better one than "no such path". */
+  notFound?: string;
+}
+
+export interface ErrorContext {
+  baseUrl: string;
+  apiKey: string | undefined;
+  timeoutMs: number;
+}
+
+const STATUS_CODES: Record<number, string> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 429: 'rate_limit_exceeded' };
+
+/** An error answer the client does not retry (or stopped retrying). */
+export function httpError(status: number, body: ErrorBody, target: RequestTarget, ctx: ErrorContext, attempts: number): ServiceError {
+  const key = ctx.apiKey ? maskKey(ctx.apiKey) : undefined;
+  const code = body.code ?? STATUS_CODES[status] ?? (status >= 500 ? 'server_error' : 'bad_request');
+  const said = body.message ? ` The service said: ${body.message}` : '';
+  switch (status) {
+    case 401:
+      return make(
+        key
+          ? `The service rejected the API key ${key} (401 unauthorized) at ${ctx.baseUrl}.`
+          : `The service needs an API key (401 unauthorized) at ${ctx.baseUrl}, and none is set.`,
+        key ? 'Set PROMPTLOCK_API_KEY to a valid key.' : 'Set PROMPTLOCK_API_KEY (or BAYT_API_KEY) to your API key.',
+      );
+    case 403: {
+      const workspace = target.packageName ? parsePackageName(target.packageName)?.workspace : undefined;
+      const scope = workspace ? ` to workspace "${workspace}"` : '';
+      const subject = key ? `The API key ${key}` : 'A caller without an API key';
+      return make(
+        `${subject} has no access${scope} (403 forbidden) while ${target.what}.`,
+        `Use a key with access${scope || ' to this workspace'}${target.packageName ? `, or remove ${target.packageName} from prompts` : ''}.${said}`,
+      );
+    }
+    case 404:
+      return make(
+        target.notFound ?? `The service has no ${target.method} ${target.endpoint} (404) at ${ctx.baseUrl}.`,
+        target.packageName
+          ? 'Check the package name and its selector (vN, latest, draft).'
+          : 'Check baseUrl: it is the service address, without /v1.',
+      );
+    case 429:
+      return make(
+        `The service kept answering 429 (rate limit exceeded) while ${target.what}, ${attempts} attempts.`,
+        'Wait for the rate limit window to pass, or lower concurrency.',
+      );
+    default:
+      if (status >= 500) {
+        return make(
+          `The service failed with ${status} ${code} while ${target.what}, ${attempts} attempts${body.message ? `: ${body.message}` : ''}.`,
+          'The service may be down or overloaded; try again later.',
+        );
+      }
+      return make(
+        `The service refused ${target.method} ${target.endpoint} while ${target.what} (${status} ${code})${body.message ? `: ${body.message}` : ''}.`,
+        'This looks like a bug in promptlock or a service change; run with --verbose and report it.',
+      );
+  }
+
+  function make(message: string, hint: string): ServiceError {
+    return new ServiceError(redact(message, [ctx.apiKey]), { status, code, hint: redact(hint, [ctx.apiKey]) });
+  }
+}
+
+/** No complete answer after the last attempt. */
+export function failureError(failure: AttemptFailure, target: RequestTarget, ctx: ErrorContext, attempts: number): ServiceError {
+  const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+  let error: ServiceError;
+  switch (failure.kind) {
+    case 'network':
+      error = new ServiceError(`Could not reach the prompt service at ${ctx.baseUrl}: ${failure.code}.`, {
+        code: 'network',
+        cause: failure,
+        hint: `Check baseUrl (or PROMPTLOCK_BASE_URL) and the network; gave up after ${tries} while ${target.what}.`,
+      });
+      break;
+    case 'timeout':
+      error = new ServiceError(
+        `The prompt service at ${ctx.baseUrl} did not answer within ${ctx.timeoutMs} ms while ${target.what} (${tries}).`,
+        { code: 'timeout', cause: failure, hint: 'The service may be overloaded; try again later or raise the timeout option.' },
+      );
+      break;
+    case 'too-large':
+      error = new ServiceError(`The answer to ${target.method} ${target.endpoint} while ${target.what} was too large (${failure.code}).`, {
+        code: 'too_large',
+        cause: failure,
+      });
+      break;
+    default:
+      error = new ServiceError(
+        `The connection to the prompt service at ${ctx.baseUrl} was cut while ${target.what} (${failure.code}, ${tries}).`,
+        { code: 'network', cause: failure, hint: 'The service or the network is unstable; try again later.' },
+      );
+  }
+  return error;
+}
+
+/** A 2xx whose body is not JSON or not the expected shape. */
+export function invalidBodyError(problem: string, target: RequestTarget, ctx: ErrorContext, attempts: number): ServiceError {
+  const subject = target.packageName ? ` for ${target.packageName}` : '';
+  return new ServiceError(
+    redact(`The service answered ${target.method} ${target.endpoint}${subject} with an invalid body: ${problem}.`, [ctx.apiKey]),
+    {
+      code: 'invalid_response',
+      hint: `Gave up after ${attempts === 1 ? '1 attempt' : `${attempts} attempts`}. Check that baseUrl points at the prompt service.`,
+    },
+  );
+}

@@ -1,0 +1,213 @@
+import { Agent, Pool, type Dispatcher } from 'undici';
+import { ServiceError } from '../errors.js';
+import { redact } from '../secrets.js';
+import { VERSION } from '../version.js';
+import { backoffDelay, retryAfterMs, sleep } from './backoff.js';
+import { CLIENT_DEFAULTS, type ClientEvent, type ClientStats, type RetryReason } from './client-options.js';
+import { ConcurrencyLimiter } from './concurrency-limiter.js';
+import { AttemptFailure, httpAttempt, type AttemptAnswer } from './http-attempt.js';
+import { RateLimitPacer, readRateLimit } from './rate-limit-pacer.js';
+import { readErrorBody } from './schemas.js';
+import { failureError, httpError, invalidBodyError, type ErrorContext, type RequestTarget } from './service-errors.js';
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string | undefined;
+  concurrency: number;
+  timeoutMs: number;
+  retries: number;
+  backoffBaseMs: number;
+  maxRetryAfterMs: number;
+  onEvent: ((event: ClientEvent) => void) | undefined;
+}
+
+/** Thrown by an answer's interpreter when a 2xx body is unusable: retried like a 5xx. */
+export class InvalidBody extends Error {}
+
+export interface Exchange<T> {
+  method: 'GET' | 'POST';
+  /** Path and query, from the origin. */
+  path: string;
+  body?: string;
+  target: RequestTarget;
+  maxBytes: number;
+  /** Turns a 2xx answer into the result; throws InvalidBody to retry. */
+  interpret: (answer: AttemptAnswer) => T;
+}
+
+/** JSON answers bigger than this are refused; prompt texts are far smaller. */
+export const MAX_JSON_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Everything between "send this" and "here is a valid answer": the keep-alive pool, the
+ * concurrency bound, rate-limit pacing, the per-request deadline and retries with backoff.
+ */
+export class ServiceTransport {
+  readonly stats: ClientStats = { requests: 0, retries: 0, status429: 0, waitedMs: 0 };
+  private readonly pool: Pool;
+  /** Pre-signed download addresses live on other hosts; they share the bound, not the pacing. */
+  private downloads: Agent | undefined;
+  private readonly limiter: ConcurrencyLimiter;
+  private readonly pacer = new RateLimitPacer();
+  private readonly errorContext: ErrorContext;
+
+  constructor(private readonly options: TransportOptions) {
+    const origin = new URL(options.baseUrl).origin;
+    this.pool = new Pool(origin, { connections: options.concurrency, keepAliveTimeout: 30_000, pipelining: 1 });
+    this.limiter = new ConcurrencyLimiter(options.concurrency);
+    this.errorContext = { baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs };
+  }
+
+  /** A call to the service: authenticated, paced. */
+  service<T>(exchange: Exchange<T>): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `promptlock/${VERSION}` };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    if (exchange.body !== undefined) headers['content-type'] = 'application/json';
+    return this.execute(exchange, this.pool, undefined, headers, true);
+  }
+
+  /** A download from a pre-signed address: never authenticated, not paced. */
+  download<T>(exchange: Exchange<T>, origin: string): Promise<T> {
+    this.downloads ??= new Agent({ connections: this.options.concurrency, keepAliveTimeout: 10_000 });
+    return this.execute(exchange, this.downloads, origin, { 'user-agent': `promptlock/${VERSION}` }, false);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.pool.close(), this.downloads?.close()]);
+  }
+
+  private async execute<T>(
+    exchange: Exchange<T>,
+    dispatcher: Dispatcher,
+    origin: string | undefined,
+    headers: Record<string, string>,
+    paced: boolean,
+  ): Promise<T> {
+    const { target } = exchange;
+    let failures = 0;
+    let limited = 0;
+    for (let attempt = 1; ; attempt++) {
+      let answer: AttemptAnswer | undefined;
+      let failure: AttemptFailure | undefined;
+      await this.limiter.acquire();
+      try {
+        if (paced) await this.waitForPacer(target);
+        this.stats.requests++;
+        this.emit({ type: 'request', method: exchange.method, path: exchange.path.split('?')[0]!, attempt });
+        try {
+          answer = await httpAttempt(dispatcher, origin, {
+            method: exchange.method,
+            path: exchange.path,
+            headers,
+            body: exchange.body,
+            timeoutMs: this.options.timeoutMs,
+            maxBytes: exchange.maxBytes,
+          });
+        } catch (error) {
+          failure = error as AttemptFailure;
+        }
+        if (paced) {
+          const now = Date.now();
+          const ok = answer !== undefined && answer.status < 400;
+          this.pacer.finish(answer ? readRateLimit(answer.headers, now) : undefined, ok, now);
+        }
+      } finally {
+        this.limiter.release();
+      }
+
+      let retry: RetryReason;
+      let final: () => ServiceError;
+      if (failure) {
+        if (failure.kind === 'too-large') throw failureError(failure, target, this.errorContext, attempt);
+        retry = failure.kind === 'timeout' ? 'timeout' : 'reset';
+        const seen = failure;
+        final = () => failureError(seen, target, this.errorContext, attempt);
+      } else if (answer!.status === 429) {
+        this.stats.status429++;
+        const body = readErrorBody(parseJson(answer!.body));
+        const header = answer!.headers['retry-after'];
+        const waitMs = retryAfterMs(Array.isArray(header) ? header[0] : header, body.retryAfterSeconds) ?? backoffDelay(++limited, 1000, 8000);
+        this.emit({ type: '429', retryAfterMs: waitMs, what: target.what });
+        if (waitMs > this.options.maxRetryAfterMs) throw this.tooLongWait(waitMs, target, '429');
+        if (++limited > Math.max(this.options.retries, 3)) throw httpError(429, body, target, this.errorContext, attempt);
+        // Every request of this client holds back, not only this one.
+        if (paced) this.pacer.block(Date.now() + waitMs);
+        else await this.wait(waitMs);
+        this.stats.retries++;
+        this.emit({ type: 'retry', reason: 'rate-limited', attempt, delayMs: waitMs, what: target.what });
+        continue;
+      } else if (answer!.status >= 500) {
+        retry = 'server-error';
+        const seen = answer!;
+        final = () => httpError(seen.status, readErrorBody(parseJson(seen.body)), target, this.errorContext, attempt);
+      } else if (answer!.status >= 300) {
+        throw httpError(answer!.status, readErrorBody(parseJson(answer!.body)), target, this.errorContext, attempt);
+      } else {
+        try {
+          return exchange.interpret(answer!);
+        } catch (error) {
+          if (!(error instanceof InvalidBody)) throw error;
+          retry = 'invalid-body';
+          const problem = error.message;
+          final = () => invalidBodyError(problem, target, this.errorContext, attempt);
+        }
+      }
+
+      failures++;
+      if (failures > this.options.retries) throw final();
+      const delayMs = backoffDelay(failures, this.options.backoffBaseMs, CLIENT_DEFAULTS.backoffCapMs);
+      this.stats.retries++;
+      this.emit({ type: 'retry', reason: retry, attempt, delayMs, what: target.what });
+      await sleep(delayMs);
+    }
+  }
+
+  /** Holds a request until the pacer lets it go; fails rather than wait longer than allowed. */
+  private async waitForPacer(target: RequestTarget): Promise<void> {
+    for (;;) {
+      const plan = this.pacer.plan(Date.now());
+      if (plan.kind === 'go') {
+        this.pacer.start();
+        return;
+      }
+      if (plan.kind === 'wait' && plan.ms > this.options.maxRetryAfterMs) throw this.tooLongWait(plan.ms, target, 'pacing');
+      const started = Date.now();
+      if (plan.kind === 'wait') this.emit({ type: 'rate-limit-wait', ms: plan.ms });
+      // A probe's answer may change the plan before the time is up; re-plan on every answer.
+      await this.pacer.waitForChange(plan.kind === 'wait' ? plan.ms : 1000);
+      this.stats.waitedMs += Date.now() - started;
+    }
+  }
+
+  private async wait(ms: number): Promise<void> {
+    this.emit({ type: 'rate-limit-wait', ms });
+    await sleep(ms);
+    this.stats.waitedMs += ms;
+  }
+
+  private tooLongWait(ms: number, target: RequestTarget, why: '429' | 'pacing'): ServiceError {
+    const seconds = Math.ceil(ms / 1000);
+    const limit = Math.round(this.options.maxRetryAfterMs / 1000);
+    const what =
+      why === '429'
+        ? `The service answered 429 (rate limit exceeded) and asks to wait ${seconds} s`
+        : `The service's rate limit is used up for another ${seconds} s`;
+    return new ServiceError(
+      redact(`${what} while ${target.what}; promptlock waits at most ${limit} s.`, [this.options.apiKey]),
+      { status: 429, code: 'rate_limit_exceeded', hint: 'Try again after the rate limit window resets, or ask for a higher limit.' },
+    );
+  }
+
+  private emit(event: ClientEvent): void {
+    this.options.onEvent?.(event);
+  }
+}
+
+/** The body as JSON, or undefined when it is not JSON (error pages, truncated answers). */
+export function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
