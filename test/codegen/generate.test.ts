@@ -1,0 +1,133 @@
+/** `generate()` on a store on disk, and the `promptlock generate` command through runCli. */
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generate, generateModule, renderModuleFromStore } from '../../src/codegen/index.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { LockfileError } from '../../src/errors.js';
+import { codegenPrompt, tempDir, writeStore } from './helpers.js';
+
+const PROMPTS = [
+  codegenPrompt('@acme/support-reply', { content: 'Dear {{name}}' }),
+  codegenPrompt('@acme/welcome', { content: 'Welcome!' }),
+];
+
+let dir: string;
+let remove: () => Promise<void>;
+let store: { lockfilePath: string; snapshotsDir: string };
+let outputPath: string;
+beforeEach(async () => {
+  ({ dir, remove } = await tempDir('generate'));
+  store = await writeStore(dir, PROMPTS);
+  outputPath = path.join(dir, 'src', 'generated', 'prompts.ts');
+});
+afterEach(() => remove());
+
+describe('generate', () => {
+  it('writes the module, then finds it up to date', async () => {
+    expect(await generate({ ...store, outputPath })).toEqual({ outputPath, written: true, count: 2 });
+    expect(await readFile(outputPath, 'utf8')).toBe(generateModule(PROMPTS));
+    const { mtimeMs } = await stat(outputPath);
+    expect(await generate({ ...store, outputPath })).toEqual({ outputPath, written: false, count: 2 });
+    expect(await generate({ ...store, outputPath, force: true })).toEqual({ outputPath, written: false, count: 2 });
+    expect((await stat(outputPath)).mtimeMs).toBe(mtimeMs);
+    expect((await readdir(path.dirname(outputPath))).sort()).toEqual(['prompts.ts']);
+  });
+
+  it('rebuilds when the lockfile changes', async () => {
+    await generate({ ...store, outputPath });
+    const changed = [PROMPTS[0]!, codegenPrompt('@acme/welcome', { content: 'Welcome back!', version: 'v2' })];
+    await writeStore(dir, changed);
+    expect(await generate({ ...store, outputPath })).toMatchObject({ written: true });
+    expect(await readFile(outputPath, 'utf8')).toBe(generateModule(changed));
+  });
+
+  it('rewrites a module whose banner does not match, even with identical inputs', async () => {
+    await generate({ ...store, outputPath });
+    await writeFile(outputPath, '// hand-edited\n');
+    expect(await generate({ ...store, outputPath })).toMatchObject({ written: true });
+    expect(await readFile(outputPath, 'utf8')).toBe(generateModule(PROMPTS));
+  });
+
+  it('renderModuleFromStore returns the same text without writing', async () => {
+    expect(await renderModuleFromStore(store)).toBe(generateModule(PROMPTS));
+    expect(existsSync(outputPath)).toBe(false);
+  });
+
+  const broken: Array<[string, { damage: () => Promise<void>; want: RegExp }]> = [
+    ['a missing lockfile', { damage: () => rm(store.lockfilePath), want: /^Lockfile .*prompts\.lock\.json not found\.$/ }],
+    ['a lockfile that is not JSON', { damage: () => writeFile(store.lockfilePath, '<<<<<<< HEAD'), want: /^Lockfile .* is not valid JSON/ }],
+    [
+      'a missing snapshot',
+      { damage: () => rm(path.join(store.snapshotsDir, 'acme', 'welcome.json')), want: /^Snapshot .*acme[/\\]welcome\.json of @acme\/welcome not found\.$/ },
+    ],
+    [
+      'a damaged snapshot',
+      { damage: () => writeFile(path.join(store.snapshotsDir, 'acme', 'welcome.json'), '{'), want: /^Snapshot .*welcome\.json is not valid JSON/ },
+    ],
+    [
+      'two missing snapshots, reported together',
+      {
+        damage: () => rm(path.join(store.snapshotsDir, 'acme'), { recursive: true }),
+        want: /^2 snapshots are missing or damaged:\n {2}Snapshot .*support-reply\.json of @acme\/support-reply not found\.\n {2}Snapshot .*welcome\.json of @acme\/welcome not found\.$/,
+      },
+    ],
+    [
+      'a snapshot field of the wrong type',
+      {
+        damage: async () => {
+          const file = path.join(store.snapshotsDir, 'acme', 'welcome.json');
+          const data = JSON.parse(await readFile(file, 'utf8'));
+          await writeFile(file, JSON.stringify({ ...data, tags: 'one' }));
+        },
+        want: /^Snapshot of @acme\/welcome: field "tags" is invalid: /,
+      },
+    ],
+  ];
+  it.each(broken)('throws LockfileError for %s and writes nothing', async (_, { damage, want }) => {
+    await damage();
+    const error = await generate({ ...store, outputPath }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LockfileError);
+    expect((error as LockfileError).message).toMatch(want);
+    expect((error as LockfileError).hint).toMatch(/promptlock sync/);
+    expect(existsSync(outputPath)).toBe(false);
+  });
+});
+
+describe('promptlock generate', () => {
+  async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const out: string[] = [];
+    const err: string[] = [];
+    stdout.on('data', (chunk) => out.push(String(chunk)));
+    stderr.on('data', (chunk) => err.push(String(chunk)));
+    const code = await runCli(args, { stdout, stderr, env: { NO_COLOR: '1' }, cwd: dir });
+    return { code, stdout: out.join(''), stderr: err.join('') };
+  }
+
+  it('generates, then says up to date; --json prints the summary', async () => {
+    await writeFile(path.join(dir, 'prompts.config.json'), '{}');
+    expect(await cli(['generate'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `✔ Generated ${path.join('src', 'generated', 'prompts.ts')} (2 prompts)\n`,
+    });
+    expect(await cli(['generate'])).toEqual({ code: 0, stdout: '', stderr: `✔ ${path.join('src', 'generated', 'prompts.ts')} is up to date\n` });
+    const json = await cli(['--json', 'generate', '--force']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ outputPath, written: false, count: 2 });
+  });
+
+  it('exits 1 with the lockfile error and a hint when there is no lockfile', async () => {
+    await rm(store.lockfilePath);
+    const result = await cli(['generate']);
+    expect(result.code).toBe(1);
+    // Paths in library messages are relative to the process's folder; this test runs elsewhere.
+    expect(result.stderr).toMatch(
+      /^error: Lockfile \S*prompts\.lock\.json not found\.\n {2}Run `promptlock sync` to create it \(this needs the API key once\), and commit it with the snapshots\.\n$/,
+    );
+  });
+});
