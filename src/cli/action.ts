@@ -24,6 +24,10 @@ export function action<Args extends unknown[]>(
       runtime.exitCode = (await handler(ctx, ...(args.slice(0, -1) as Args))) ?? 0;
     } catch (error) {
       runtime.exitCode = reportError(error, ctx.logger, ctx.globals.verbose);
+      if (ctx.globals.json) {
+        const { message, hint } = error as { message?: string; hint?: string };
+        ctx.logger.json({ ok: false, exitCode: runtime.exitCode, error: { message: String(message ?? error), ...(hint ? { hint } : {}) } });
+      }
     }
   };
 }

@@ -1,15 +1,36 @@
-import type { Command } from 'commander';
-import { PromptlockError } from '../../errors.js';
+import { Option, type Command } from 'commander';
+import { diffPrompts, formatDiffMarkdown, formatDiffText } from '../../sync/diff-prompts.js';
+import { sync } from '../../sync/sync.js';
+import { parsePackageName } from '../../package-name.js';
 import { action, type CliRuntime } from '../action.js';
+import { connector } from '../connect.js';
+import { loadCommandConfig } from '../load-command-config.js';
 
-// Placeholder until the diff command lands.
 export function registerDiff(program: Command, runtime: CliRuntime): void {
   program
     .command('diff')
-    .description('(diff: not implemented yet)')
+    .argument('[names...]', 'only these prompts')
+    .description('show what sync would change, as a line diff of prompt texts')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown']).default('text'))
     .action(
-      action(runtime, async () => {
-        throw new PromptlockError('"promptlock diff" is not implemented yet.');
+      action(runtime, async (ctx, names: string[], opts: { format: 'text' | 'markdown' }) => {
+        const config = await loadCommandConfig(ctx);
+        const result = await sync({ config, connect: connector(ctx, config), dryRun: true, ...(names.length ? { names } : {}) });
+        const only = names.length ? new Set(names.map((n) => { const p = parsePackageName(n); return p ? `@${p.workspace}/${p.package}` : n; })) : undefined;
+        const diffs = diffPrompts(result.before, result.after, only);
+        if (ctx.globals.json) {
+          ctx.logger.json({ command: 'diff', changes: diffs });
+          return 0;
+        }
+        const { colors } = ctx.logger;
+        ctx.logger.result(
+          opts.format === 'markdown'
+            ? formatDiffMarkdown(diffs)
+            : formatDiffText(diffs, (kind, text) =>
+                kind === 'add' ? colors.green(text) : kind === 'del' ? colors.red(text) : kind === 'hunk' ? colors.cyan(text) : colors.bold(text),
+              ),
+        );
+        return 0;
       }),
     );
 }

@@ -1,15 +1,17 @@
 import type { Command } from 'commander';
-import { PromptlockError } from '../../errors.js';
 import { action, type CliRuntime } from '../action.js';
+import { runSyncCommand } from '../sync-command.js';
 
-// Placeholder until the sync command lands.
 export function registerSync(program: Command, runtime: CliRuntime): void {
   program
     .command('sync')
-    .description('(sync: not implemented yet)')
+    .argument('[names...]', 'only these prompts (as named in the config); default: everything the config asks for')
+    .description('resolve the requested prompts, fetch what changed, write snapshots, lockfile and module')
+    .option('--frozen', 'install exactly what the lockfile says; fetch only missing snapshots; fail if config and lockfile disagree')
+    .option('--with-files', 'download file context items next to their snapshots (as contextFiles: true)')
     .action(
-      action(runtime, async () => {
-        throw new PromptlockError('"promptlock sync" is not implemented yet.');
-      }),
+      action(runtime, (ctx, names: string[], opts: { frozen?: boolean; withFiles?: boolean }) =>
+        runSyncCommand(ctx, { ...(names.length > 0 ? { names } : {}), frozen: opts.frozen, withFiles: opts.withFiles }),
+      ),
     );
 }

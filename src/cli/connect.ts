@@ -1,0 +1,17 @@
+import type { ResolvedConfig } from '../config/types.js';
+import type { SyncClient } from '../sync/sync-client.js';
+import type { CommandContext } from './context.js';
+
+/** Opens the service client for a command, reporting retries and rate-limit waits in --verbose. */
+export function connector(ctx: CommandContext, config: ResolvedConfig): () => Promise<SyncClient> {
+  return async () => {
+    const { createClient } = await import('../api/index.js');
+    return createClient({
+      baseUrl: config.baseUrl,
+      apiKey: config.apiKey,
+      concurrency: config.concurrency,
+      timeoutMs: config.timeout,
+      onEvent: (event) => ctx.logger.verbose(`service: ${JSON.stringify(event)}`),
+    });
+  };
+}

@@ -1,0 +1,56 @@
+import type { SyncEvent } from '../sync/sync.js';
+import type { CommandContext } from './context.js';
+
+/**
+ * Progress of a sync: a live bar on a terminal, plain lines otherwise (CI, pipes), nothing with
+ * --quiet or --json. Returns the event handler and a `stop` that clears the bar.
+ */
+export async function createProgress(ctx: CommandContext, verb = 'Fetching'): Promise<{ onEvent: (e: SyncEvent) => void; stop: () => void }> {
+  if (ctx.globals.quiet || ctx.globals.json) return { onEvent: () => {}, stop: () => {} };
+  if (ctx.interactive) {
+    const { default: cliProgress } = await import('cli-progress');
+    const bar = new cliProgress.SingleBar(
+      {
+        stream: ctx.io.stderr as NodeJS.WritableStream & { isTTY: boolean } as never,
+        format: `${verb} {bar} {value}/{total} {name}`,
+        hideCursor: true,
+        clearOnComplete: true,
+        barsize: 24,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    let started = false;
+    return {
+      onEvent: (event) => {
+        if (event.type === 'phase' && event.phase === 'list') ctx.logger.info('Listing prompts…');
+        if (event.type === 'phase' && event.phase === 'fetch' && event.total) {
+          bar.start(event.total, 0, { name: '' });
+          started = true;
+        }
+        if (event.type === 'prompt' && started) bar.update(event.done, { name: event.name });
+      },
+      stop: () => {
+        if (started) bar.stop();
+        started = false;
+      },
+    };
+  }
+  // Plain lines: one at each tenth, so a log of 10,000 prompts stays short.
+  let step = 1;
+  return {
+    onEvent: (event) => {
+      if (event.type === 'phase' && event.phase === 'list') ctx.logger.info('Listing prompts…');
+      if (event.type === 'phase' && event.phase === 'fetch' && event.total) {
+        step = Math.max(1, Math.ceil(event.total / 10));
+        ctx.logger.info(`${verb} ${event.total} prompt${event.total === 1 ? '' : 's'}…`);
+      }
+      if (event.type === 'prompt') {
+        ctx.logger.verbose(`  ${event.fetched ? 'fetched' : 'kept'} ${event.name}`);
+        if (!ctx.globals.verbose && (event.done % step === 0 || event.done === event.total) && event.total > 10) {
+          ctx.logger.info(`  ${event.done}/${event.total}`);
+        }
+      }
+    },
+    stop: () => {},
+  };
+}

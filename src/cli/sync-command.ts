@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { sync, type SyncResult } from '../sync/sync.js';
+import { connector } from './connect.js';
+import type { CommandContext } from './context.js';
+import { loadCommandConfig } from './load-command-config.js';
+import { createProgress } from './progress.js';
+
+export interface SyncCommandOptions {
+  names?: string[];
+  frozen?: boolean;
+  withFiles?: boolean;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function summary(result: SyncResult, rootDir: string) {
+  const rel = (file: string) => path.relative(rootDir, file).split(path.sep).join('/');
+  return {
+    ok: true,
+    prompts: result.prompts,
+    added: result.added,
+    changed: result.changed,
+    removed: result.removed,
+    unchanged: result.unchanged,
+    fetched: result.fetched,
+    written: result.written.map(rel),
+    deleted: result.deleted.map(rel),
+    requests: result.requests,
+    retries: result.retries,
+    rateLimited: result.status429,
+    durationMs: result.durationMs,
+  };
+}
+
+/** `promptlock sync` (also run by `add` after it edits the config). Returns the exit code. */
+export async function runSyncCommand(ctx: CommandContext, options: SyncCommandOptions = {}): Promise<number> {
+  const config = await loadCommandConfig(ctx);
+  const progress = await createProgress(ctx);
+  let result: SyncResult;
+  try {
+    result = await sync({
+      config,
+      connect: connector(ctx, config),
+      ...(options.names ? { names: options.names } : {}),
+      frozen: Boolean(options.frozen),
+      ...(options.withFiles ? { withFiles: true } : {}),
+      onEvent: progress.onEvent,
+    });
+  } finally {
+    progress.stop();
+  }
+  if (ctx.globals.json) {
+    ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir) });
+    return 0;
+  }
+  const { colors } = ctx.logger;
+  const seconds = (result.durationMs / 1000).toFixed(1);
+  const touched = result.added.length + result.changed.length + result.removed.length;
+  const requests = `${plural(result.requests, 'request')}${result.retries ? `, ${plural(result.retries, 'retry')}` : ''}`;
+  if (touched === 0 && result.written.length === 0 && result.deleted.length === 0) {
+    ctx.logger.success(`${plural(result.prompts, 'prompt')} up to date, no file changed (${requests}, ${seconds} s)`);
+    return 0;
+  }
+  ctx.logger.success(
+    `Synced ${plural(result.prompts, 'prompt')} in ${seconds} s: ${result.added.length} added, ${result.changed.length} changed, ${result.removed.length} removed, ${result.unchanged} unchanged (${requests})`,
+  );
+  for (const c of result.added) ctx.logger.info(`  ${colors.green('+')} ${c.name}  ${c.to}`);
+  for (const c of result.changed) ctx.logger.info(`  ${colors.yellow('~')} ${c.name}  ${c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}`);
+  for (const c of result.removed) ctx.logger.info(`  ${colors.red('-')} ${c.name}`);
+  ctx.logger.verbose(`wrote ${result.written.length} files, deleted ${result.deleted.length}`);
+  return 0;
+}

@@ -1,0 +1,116 @@
+/**
+ * Reliability of the built CLI against the real local service: faults, kills at any moment,
+ * and a rate-limited service.
+ */
+import { cp } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_TEST_KEY, startServer, type RunningServer } from '../../src/server/index.js';
+import { runBuiltCli } from '../helpers/cli.js';
+import { makeProject, removeDir, storeTree } from '../helpers/project.js';
+import { writeServedFolder } from '../helpers/served-folder.js';
+
+const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
+const cleanup: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const fn of cleanup.reverse()) await fn();
+});
+
+async function serve(options: Partial<Parameters<typeof startServer>[0]> & { dir: string }): Promise<RunningServer> {
+  const server = await startServer({ port: 0, ...options });
+  cleanup.push(() => server.close());
+  return server;
+}
+
+async function project(baseUrl: string): Promise<string> {
+  const dir = await makeProject({ baseUrl, concurrency: 8 });
+  cleanup.push(() => removeDir(dir));
+  return dir;
+}
+
+describe('faults', () => {
+  it('with 20% of requests failing (503, reset, truncated body) the files equal a clean run', async () => {
+    const folder = await writeServedFolder(undefined, 60, 1);
+    cleanup.push(() => removeDir(folder));
+    const clean = await serve({ dir: folder });
+    const faulty = await serve({ dir: folder, faults: { rate: 0.2, seed: 7 } });
+    const a = await project(clean.url);
+    const b = await project(faulty.url);
+    expect((await runBuiltCli(['sync'], { cwd: a, env })).code).toBe(0);
+    const run = await runBuiltCli(['sync', '--verbose'], { cwd: b, env });
+    expect(run.stderr).toContain('Synced 60 prompts');
+    expect(run.code).toBe(0);
+    const failures = Object.entries(faulty.stats.byStatus).filter(([status]) => status !== '200');
+    expect(faulty.stats.requests).toBeGreaterThan(clean.stats.requests); // faults really happened and were retried
+    void failures;
+    expect(await storeTree(b)).toEqual(await storeTree(a));
+  });
+});
+
+describe('rate limits', () => {
+  it('syncs more prompts than one window allows with zero 429s', async () => {
+    const folder = await writeServedFolder(undefined, 50, 1);
+    cleanup.push(() => removeDir(folder));
+    const limited = await serve({ dir: folder, rateLimits: { authenticated: { perMinute: 30 }, minuteMs: 2000 } });
+    const dir = await project(limited.url);
+    const run = await runBuiltCli(['sync'], { cwd: dir, env });
+    expect(run.stderr).toContain('Synced 50 prompts');
+    expect(run.code).toBe(0);
+    expect(limited.stats.requests).toBeGreaterThan(30);
+    expect(limited.stats.byStatus['429'] ?? 0).toBe(0);
+  });
+});
+
+describe('kill -9 at any moment', () => {
+  const COUNT = 150;
+  let folder: string;
+  let server: RunningServer;
+  let stateA: string;
+  let stateB: Record<string, string>;
+  let duration: number;
+
+  beforeAll(async () => {
+    folder = await writeServedFolder(undefined, COUNT, 1);
+    cleanup.push(() => removeDir(folder));
+    server = await serve({ dir: folder, latencyMs: 2 });
+    stateA = await project(server.url);
+    expect((await runBuiltCli(['sync'], { cwd: stateA, env })).code).toBe(0);
+    // Upstream, every prompt gets a new version: the next sync rewrites every file.
+    await writeServedFolder(folder, COUNT, 2);
+    await server.reload();
+    const probe = await project(server.url);
+    await cp(stateA, probe, { recursive: true });
+    const started = performance.now();
+    expect((await runBuiltCli(['sync'], { cwd: probe, env })).code).toBe(0);
+    duration = performance.now() - started;
+    stateB = await storeTree(probe);
+  });
+
+  it('leaves check green after a SIGKILL at 20 different moments, and the next sync completes', async () => {
+    const outcomes = { old: 0, new: 0, mixed: 0, finished: 0 };
+    const before = await storeTree(stateA);
+    for (let i = 0; i < 20; i++) {
+      const dir = await project(server.url);
+      await cp(stateA, dir, { recursive: true });
+      // Half spread over the whole run, half over its last 40% (where the writes happen).
+      const at = i % 2 === 0 ? (i / 20) * duration : duration * (0.6 + 0.4 * (i / 20));
+      const killed = await runBuiltCli(['sync'], { cwd: dir, env, killAfterMs: Math.round(at) });
+      if (killed.code === 0) outcomes.finished++;
+      const tree = await storeTree(dir);
+      const same = (want: Record<string, string>) => JSON.stringify(tree) === JSON.stringify(want);
+      if (same(before)) outcomes.old++;
+      else if (same(stateB)) outcomes.new++;
+      else outcomes.mixed++;
+
+      const check = await runBuiltCli(['check'], { cwd: dir, env: {} });
+      expect(check.stderr, `check after kill #${i} at ${Math.round(at)} ms`).toContain('agree');
+      expect(check.code).toBe(0);
+      const resume = await runBuiltCli(['sync'], { cwd: dir, env });
+      expect(resume.code).toBe(0);
+      expect(await storeTree(dir)).toEqual(stateB);
+    }
+    // Kills landed both before the commit and after it; the figures are in the test log.
+    console.log(`kill outcomes over 20 runs (sync took ${Math.round(duration)} ms):`, outcomes);
+    expect(outcomes.old + outcomes.mixed).toBeGreaterThan(0);
+  }, 300_000);
+});
