@@ -1,0 +1,57 @@
+/**
+ * Context-file download, as the hosted service does it (service-facts.md): the API answers a
+ * short-lived signed URL, and the file is fetched from that URL without the API key. Files are
+ * only ever found by id in the catalog, never by a path taken from the request.
+ */
+import { promises as fs } from 'node:fs';
+import { ApiError } from './api-error.js';
+import { callerWorkspace, type Reply, type RouteContext } from './route-context.js';
+import { FILE_ROUTE_PREFIX } from './url-signer.js';
+
+/** `GET /api/v1/prompts/context/download-url?contextId=…` → `{ url, expiresIn }`. */
+export function handleDownloadUrl(ctx: RouteContext): Reply {
+  const contextId = ctx.query.get('contextId');
+  if (!contextId) {
+    throw new ApiError(400, 'validation_error', 'contextId is required: pass the id of a context item of type "file".', {
+      field: 'contextId',
+    });
+  }
+  const file = ctx.catalog.files.get(contextId);
+  const scope = callerWorkspace(ctx.caller);
+  if (file && scope !== undefined && scope !== file.workspace) {
+    throw new ApiError(403, 'forbidden', `This API key has no access to workspace "${file.workspace}".`, { workspace: file.workspace });
+  }
+  if (!file) throw new ApiError(404, 'not_found', `Context file ${JSON.stringify(contextId.slice(0, 120))} not found.`);
+  return { status: 200, json: { url: `${ctx.baseUrl}${ctx.signer.sign(contextId)}`, expiresIn: ctx.signer.ttlSeconds } };
+}
+
+/** `GET /files/<contextId>?expires=…&signature=…`: the bytes, no key needed. */
+export async function handleFile(ctx: RouteContext): Promise<Reply> {
+  let contextId: string;
+  try {
+    contextId = decodeURIComponent(ctx.pathname.slice(FILE_ROUTE_PREFIX.length));
+  } catch {
+    throw new ApiError(404, 'not_found', 'Context file not found.');
+  }
+  const check = ctx.signer.check(contextId, ctx.query.get('expires'), ctx.query.get('signature'));
+  if (check === 'expired') {
+    throw new ApiError(403, 'forbidden', 'This download URL has expired: ask /api/v1/prompts/context/download-url for a new one.');
+  }
+  if (check === 'invalid') {
+    throw new ApiError(403, 'forbidden', 'This download URL is not validly signed: use the url answered by /api/v1/prompts/context/download-url unchanged.');
+  }
+  const file = ctx.catalog.files.get(contextId);
+  if (!file) throw new ApiError(404, 'not_found', 'Context file not found: it was removed from the served folder.');
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(file.path);
+  } catch {
+    throw new ApiError(404, 'not_found', 'Context file not found: it was removed from the served folder.');
+  }
+  return {
+    status: 200,
+    bytes,
+    contentType: file.mimeType,
+    headers: { 'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.fileName)}` },
+  };
+}

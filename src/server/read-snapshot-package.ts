@@ -1,0 +1,69 @@
+/**
+ * Reads one package of a promptlock snapshots folder: `<dir>/<workspace>/<package>.json` (one
+ * version, decoded with the store's own format) and its synced context files in
+ * `<package>.files/`, so a synced project's committed prompts can be served as they are.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { versionNumber } from '../package-name.js';
+import { decodeSnapshot } from '../store/snapshot-format.js';
+import { guessMimeType } from './guess-mime-type.js';
+import type { LoadedVersion, ServedFile } from './loaded-package.js';
+
+const safeName = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');
+
+/**
+ * The synced file for a context item. The sync names it after `fileName`, prefixed with the item id
+ * when two items share a name; older layouts used the bare id. Prefer the most specific match.
+ */
+function findSyncedFile(names: ReadonlySet<string>, id: string, fileName: string | null | undefined): string | undefined {
+  const candidates = fileName
+    ? [`${safeName(id)}-${safeName(fileName)}`, fileName, safeName(fileName), id, safeName(id)]
+    : [id, safeName(id)];
+  return candidates.find((name) => names.has(name));
+}
+
+export async function readSnapshotPackage(
+  file: string,
+  workspace: string,
+  pkg: string,
+): Promise<{ versions: LoadedVersion[]; dirs: string[] }> {
+  const prompt = decodeSnapshot(await fs.readFile(file, 'utf8'), file);
+  const number = versionNumber(prompt.version);
+  if (number === undefined) {
+    throw new ConfigError(`Snapshot ${file}: version "${prompt.version}" is not v<N> (v0 is the draft).`);
+  }
+  const filesDir = path.join(path.dirname(file), `${pkg}.files`);
+  let names = new Set<string>();
+  try {
+    names = new Set((await fs.readdir(filesDir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const files: ServedFile[] = [];
+  for (const item of prompt.context ?? []) {
+    if (item.type !== 'file' || typeof item.id !== 'string') continue;
+    const name = findSyncedFile(names, item.id, item.fileName);
+    // A file that was never synced (no `contextFiles: true`) simply has no download.
+    if (!name) continue;
+    const fileName = item.fileName ?? name;
+    files.push({
+      contextId: item.id,
+      workspace,
+      path: path.join(filesDir, name),
+      fileName,
+      mimeType: item.mimeType ?? guessMimeType(fileName),
+    });
+  }
+  const { generatedAt: _volatile, ...metadata } = prompt.metadata ?? { createdAt: 0 };
+  const served = {
+    ...prompt,
+    workspaceSlug: workspace,
+    packageName: `@${workspace}/${pkg}:${prompt.version}`,
+    tags: prompt.tags ?? [],
+    context: prompt.context ?? [],
+    metadata: { ...metadata, createdAt: typeof metadata.createdAt === 'number' ? metadata.createdAt : 0 },
+  };
+  return { versions: [{ number, prompt: served, files }], dirs: names.size > 0 ? [filesDir] : [] };
+}

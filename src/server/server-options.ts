@@ -1,0 +1,157 @@
+/**
+ * Options of the local Prompt Service and their defaults. The defaults are the spec's (rate limits,
+ * page sizes) so a plain `startServer({ dir })` behaves like the hosted service.
+ */
+import { ConfigError } from '../errors.js';
+import { isSlug } from '../package-name.js';
+
+/** The documented key used when no key is given: public, for local development and tests only. */
+export const LOCAL_TEST_KEY = 'sk_test_PromptlockLocalTestKey00000000000000000000';
+
+export type FaultKind = '503' | 'reset' | 'truncate';
+
+export interface ServerOptions {
+  /** A hand-authored workspace folder or a promptlock snapshots folder (both forms are read). */
+  dir: string;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** `0` picks a free port. @default 0 */
+  port?: number;
+  /** A key without `workspace` reads every workspace. @default [{ key: LOCAL_TEST_KEY }] */
+  keys?: Array<{ key: string; workspace?: string }>;
+  /** @default 'bare' */
+  envelope?: 'bare' | 'wrapped';
+  /** @default 'nested' */
+  errors?: 'flat' | 'nested';
+  /** @default the spec's: 1,000/min and 10,000/h with a key, 100/min and 1,000/h without */
+  rateLimits?: {
+    authenticated?: { perMinute?: number; perHour?: number };
+    unauthenticated?: { perMinute?: number; perHour?: number };
+    minuteMs?: number;
+    hourMs?: number;
+  };
+  /** Larger request bodies get 413. @default 1 MiB */
+  maxBodyBytes?: number;
+  /** Delay added before every response, for benchmarks. @default 0 */
+  latencyMs?: number;
+  /** That fraction of /v1 and /api requests fail; deterministic when `seed` is given. */
+  faults?: { rate: number; seed?: number; kinds?: FaultKind[] };
+  /** Lifetime of signed context-file URLs. @default 300 */
+  urlTtlSeconds?: number;
+  /** Receives one access-log line per request (never the key). */
+  log?: (line: string) => void;
+}
+
+export interface ServerStats {
+  requests: number;
+  /** Keys: 'list', 'get', 'health', 'descriptor', 'download-url', 'file', 'other'. */
+  byRoute: Record<string, number>;
+  /** HTTP status as a string, or 'reset' / 'truncate' for injected socket faults. */
+  byStatus: Record<string, number>;
+}
+
+export interface RunningServer {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:43123`. */
+  url: string;
+  port: number;
+  stats: ServerStats;
+  resetStats(): void;
+  /** Re-reads the whole folder; resolves once the changes are served. */
+  reload(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface WindowLimits {
+  perMinute: number;
+  perHour: number;
+}
+
+export interface ResolvedServerOptions {
+  dir: string;
+  host: string;
+  port: number;
+  keys: Array<{ key: string; workspace: string | undefined }>;
+  envelope: 'bare' | 'wrapped';
+  errors: 'flat' | 'nested';
+  rateLimits: { authenticated: WindowLimits; unauthenticated: WindowLimits; minuteMs: number; hourMs: number };
+  maxBodyBytes: number;
+  latencyMs: number;
+  faults: { rate: number; seed: number | undefined; kinds: FaultKind[] } | undefined;
+  urlTtlSeconds: number;
+  log: ((line: string) => void) | undefined;
+}
+
+function count(name: string, value: number | undefined, fallback: number, min = 0): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min) {
+    throw new ConfigError(`Invalid value for option "${name}": expected an integer ≥ ${min}, got ${String(value)}.`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(name: string, value: T | undefined, allowed: readonly T[]): T {
+  if (value === undefined) return allowed[0]!;
+  if (!allowed.includes(value)) {
+    throw new ConfigError(`Invalid value for option "${name}": expected ${allowed.map((a) => `"${a}"`).join(' or ')}, got "${String(value)}".`);
+  }
+  return value;
+}
+
+function resolveKeys(keys: ServerOptions['keys']): ResolvedServerOptions['keys'] {
+  if (!keys || keys.length === 0) return [{ key: LOCAL_TEST_KEY, workspace: undefined }];
+  return keys.map(({ key, workspace }, index) => {
+    // Never quote the key itself: the message would leak it.
+    if (typeof key !== 'string' || !/^[\x21-\x7e]{8,}$/.test(key)) {
+      throw new ConfigError(`Invalid value for option "keys[${index}].key": a key is at least 8 printable characters without spaces.`);
+    }
+    if (workspace !== undefined && !isSlug(workspace)) {
+      throw new ConfigError(
+        `Invalid value for option "keys[${index}].workspace": "${workspace}" is not a workspace slug (lower-case letters, digits, hyphens).`,
+      );
+    }
+    return { key, workspace };
+  });
+}
+
+function resolveFaults(faults: ServerOptions['faults']): ResolvedServerOptions['faults'] {
+  if (!faults || faults.rate === 0) return undefined;
+  if (!(faults.rate > 0 && faults.rate <= 1)) {
+    throw new ConfigError(`Invalid value for option "faults.rate": expected a fraction in (0, 1], got ${String(faults.rate)}.`);
+  }
+  const kinds = faults.kinds && faults.kinds.length > 0 ? faults.kinds : (['503', 'reset', 'truncate'] as FaultKind[]);
+  for (const kind of kinds) oneOf('faults.kinds', kind, ['503', 'reset', 'truncate'] as const);
+  return { rate: faults.rate, seed: faults.seed, kinds };
+}
+
+/** Fills in defaults and rejects bad values with a `ConfigError` naming the option. */
+export function resolveServerOptions(options: ServerOptions): ResolvedServerOptions {
+  if (typeof options.dir !== 'string' || options.dir === '') {
+    throw new ConfigError('Invalid value for option "dir": expected the folder to serve.');
+  }
+  const limits = options.rateLimits ?? {};
+  return {
+    dir: options.dir,
+    host: options.host ?? '127.0.0.1',
+    port: count('port', options.port, 0),
+    keys: resolveKeys(options.keys),
+    envelope: oneOf('envelope', options.envelope, ['bare', 'wrapped'] as const),
+    errors: oneOf('errors', options.errors, ['nested', 'flat'] as const),
+    rateLimits: {
+      authenticated: {
+        perMinute: count('rateLimits.authenticated.perMinute', limits.authenticated?.perMinute, 1000),
+        perHour: count('rateLimits.authenticated.perHour', limits.authenticated?.perHour, 10_000),
+      },
+      unauthenticated: {
+        perMinute: count('rateLimits.unauthenticated.perMinute', limits.unauthenticated?.perMinute, 100),
+        perHour: count('rateLimits.unauthenticated.perHour', limits.unauthenticated?.perHour, 1000),
+      },
+      minuteMs: count('rateLimits.minuteMs', limits.minuteMs, 60_000, 1),
+      hourMs: count('rateLimits.hourMs', limits.hourMs, 3_600_000, 1),
+    },
+    maxBodyBytes: count('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1),
+    latencyMs: count('latencyMs', options.latencyMs, 0),
+    faults: resolveFaults(options.faults),
+    urlTtlSeconds: count('urlTtlSeconds', options.urlTtlSeconds, 300, 1),
+    log: options.log,
+  };
+}
