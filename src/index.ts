@@ -16,3 +16,15 @@ export type { Variable, VariableType, Segment, Placeholder } from './template/in
 export type { Lockfile, LockEntry, LockedFile } from './store/lockfile-format.js';
 export { runCli } from './cli/run-cli.js';
 export { VERSION } from './version.js';
+export { defineConfig, loadConfig } from './config/index.js';
+export type { UserConfig, ResolvedConfig } from './config/types.js';
+export { sync } from './sync/sync.js';
+export type { SyncOptions, SyncResult, SyncEvent, PromptChange } from './sync/sync.js';
+export { check } from './sync/check.js';
+export type { CheckOptions, CheckResult } from './sync/check.js';
+export { diffPrompts, formatDiffText, formatDiffMarkdown } from './sync/diff-prompts.js';
+export type { PromptDiff } from './sync/diff-prompts.js';
+export { generate, generateModule } from './codegen/index.js';
+export type { GenerateOptions, GenerateResult } from './codegen/index.js';
+export { startWatch } from './watch/watch.js';
+export type { WatchHandle, WatchOptions } from './watch/watch.js';
