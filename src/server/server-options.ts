@@ -59,6 +59,8 @@ export interface RunningServer {
   /** Re-reads the whole folder; resolves once the changes are served. */
   reload(): Promise<void>;
   close(): Promise<void>;
+  /** What is being served right now (for the CLI's start line). */
+  counts(): { prompts: number; workspaces: number };
 }
 
 export interface WindowLimits {
@@ -81,10 +83,11 @@ export interface ResolvedServerOptions {
   log: ((line: string) => void) | undefined;
 }
 
-function count(name: string, value: number | undefined, fallback: number, min = 0): number {
+function count(name: string, value: number | undefined, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min) {
-    throw new ConfigError(`Invalid value for option "${name}": expected an integer ≥ ${min}, got ${String(value)}.`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw new ConfigError(`Invalid value for option "${name}": expected an integer ${range}, got ${String(value)}.`);
   }
   return value;
 }
@@ -132,7 +135,7 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
   return {
     dir: options.dir,
     host: options.host ?? '127.0.0.1',
-    port: count('port', options.port, 0),
+    port: count('port', options.port, 0, 0, 65_535),
     keys: resolveKeys(options.keys),
     envelope: oneOf('envelope', options.envelope, ['bare', 'wrapped'] as const),
     errors: oneOf('errors', options.errors, ['nested', 'flat'] as const),

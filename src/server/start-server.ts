@@ -69,6 +69,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       stats.byStatus = {};
     },
     reload: () => source.reload(),
+    counts: () => ({ prompts: source.catalog.packages.length, workspaces: source.catalog.workspaces.size }),
     close() {
       closing ??= new Promise<void>((resolve) => {
         source.close();
