@@ -70,8 +70,11 @@ export function readErrorBody(json: unknown): ErrorBody {
   if (!isRecord(body)) return { code: undefined, message: undefined, retryAfterSeconds: undefined };
   const error = body.error;
   const nested = isRecord(error) ? error : undefined;
-  const code = typeof error === 'string' ? error : stringOr(nested?.code);
-  const message = stringOr(nested?.message) ?? stringOr(body.message);
+  // A flat `error` string is a code (`not_found`) or, from some servers, the message itself.
+  const flat = typeof error === 'string' ? error.trim() : undefined;
+  const flatIsCode = flat !== undefined && /^[a-z][a-z0-9_]*$/.test(flat);
+  const code = flatIsCode ? flat : stringOr(nested?.code);
+  const message = stringOr(nested?.message) || stringOr(body.message) || (flatIsCode ? undefined : flat);
   const retryAfter = numberOr(nested?.retry_after) ?? numberOr(body.retry_after);
   return { code: code || undefined, message: message || undefined, retryAfterSeconds: retryAfter };
 }
