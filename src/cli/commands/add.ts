@@ -3,27 +3,22 @@ import { relative } from 'node:path';
 import { addPromptToConfig, locateConfigFile, removePromptFromConfig, type PromptEdit } from '../../init/index.js';
 import { parsePromptEntry } from '../../config/prompt-entry.js';
 import { action, type CliRuntime } from '../action.js';
+import { runSyncCommand } from '../sync-command.js';
 import type { CommandContext } from '../context.js';
 
 interface EditFlags {
   sync: boolean;
 }
 
-type RunSyncCommand = (ctx: CommandContext, options: { names?: string[]; configPath?: string }) => Promise<number>;
-
 /**
- * Syncs after an edit through the sync command (written alongside this one). A workspace glob
- * or a removal cannot be synced by name, so those run a whole sync, which also drops what the
- * config no longer asks for.
+ * Syncs after an edit, reading the config file just edited. A workspace glob or a removal cannot
+ * be synced by name, so those run a whole sync, which also drops what the config no longer asks for.
  */
 async function syncAfterEdit(ctx: CommandContext, edit: PromptEdit): Promise<number> {
-  // TEMPORARY: a computed specifier keeps tsc passing until src/cli/sync-command.ts lands; it must
-  // become a static import then, or the bundle in dist/ will not contain the sync command.
-  const specifier = '../sync-command.js';
-  const { runSyncCommand } = (await import(specifier)) as { runSyncCommand: RunSyncCommand };
   const byName = edit.action !== 'removed' && parsePromptEntry(edit.entry)?.package !== '*';
   try {
-    const code = await runSyncCommand(ctx, { configPath: edit.configPath, ...(byName ? { names: [edit.entry] } : {}) });
+    const syncCtx: CommandContext = { ...ctx, globals: { ...ctx.globals, config: edit.configPath } };
+    const code = await runSyncCommand(syncCtx, byName ? { names: [edit.entry] } : {});
     if (code !== 0) ctx.logger.info(`The config was edited; run promptlock sync once the problem above is fixed.`);
     return code;
   } catch (error) {

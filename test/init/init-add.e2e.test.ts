@@ -1,0 +1,80 @@
+/**
+ * The built CLI (run `npx tsup` first) in a fresh project against the real local service on
+ * loopback: init, init again (refused), add → sync of that prompt, remove → sync that drops it.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/server/index.js';
+import { runBuiltCli, type CliRun } from '../helpers/cli.js';
+import { allText, removeDir } from '../helpers/project.js';
+
+// A live-looking key, built at run time: it must never appear in any output or file.
+const KEY = `sk_live_${'InitE2eKey'.padEnd(38, 'q')}wxyz`;
+
+let server: RunningServer;
+let dir: string;
+const outputs: string[] = [];
+
+async function cli(args: string[]): Promise<CliRun> {
+  const run = await runBuiltCli(args, { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY, PROMPTLOCK_BASE_URL: server.url } });
+  outputs.push(run.stdout, run.stderr);
+  return run;
+}
+
+const lockedNames = async () => Object.keys(JSON.parse(await readFile(join(dir, 'prompts.lock.json'), 'utf8')).prompts);
+
+beforeAll(async () => {
+  server = await startServer({ dir: resolve('examples/workspace'), port: 0, keys: [{ key: KEY }] });
+  dir = await mkdtemp(join(tmpdir(), 'promptlock-init-e2e-'));
+  await writeFile(join(dir, 'package.json'), '{\n  "name": "app",\n  "type": "module"\n}\n');
+});
+
+afterAll(async () => {
+  for (const output of outputs) expect(output).not.toContain(KEY);
+  expect(await allText(dir)).not.toContain(KEY);
+  await server.close();
+  await removeDir(dir);
+});
+
+describe('promptlock init, add and remove (built CLI)', () => {
+  it('init writes the config and scripts (exit 0), then refuses to overwrite (exit 2)', async () => {
+    const first = await cli(['init']);
+    expect(first.stderr).toContain('Wrote prompts.config.ts');
+    expect(first.code).toBe(0);
+    expect(await readFile(join(dir, 'prompts.config.ts'), 'utf8')).toBe(await readFile(resolve('templates/prompts.config.ts'), 'utf8'));
+    expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')).scripts).toEqual({
+      prepare: 'promptlock generate',
+      'prompts:sync': 'promptlock sync',
+    });
+
+    const second = await cli(['init']);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain('prompts.config.ts already exists');
+  });
+
+  it('add edits the config and syncs that prompt only', async () => {
+    const run = await cli(['add', '@acme/onboarding']);
+    expect(run.stderr).toContain('Added "@acme/onboarding" to prompts.config.ts');
+    expect(run.code).toBe(0);
+    expect(await readFile(join(dir, 'prompts.config.ts'), 'utf8')).toContain("    // '@acme/experiment:draft',\n    '@acme/onboarding',\n  ],");
+    expect(await lockedNames()).toEqual(['@acme/onboarding']);
+
+    expect((await cli(['add', '@acme/support-reply'])).code).toBe(0);
+    expect(await lockedNames()).toEqual(['@acme/onboarding', '@acme/support-reply']);
+  });
+
+  it('remove edits the config and a sync drops the prompt', async () => {
+    const run = await cli(['remove', '@acme/onboarding']);
+    expect(run.stderr).toContain('Removed "@acme/onboarding" from prompts.config.ts');
+    expect(run.code).toBe(0);
+    expect(await lockedNames()).toEqual(['@acme/support-reply']);
+    await expect(readFile(join(dir, 'prompts/acme/onboarding.json'), 'utf8')).rejects.toThrow(/ENOENT/);
+    expect(JSON.parse(await readFile(join(dir, 'prompts/acme/support-reply.json'), 'utf8')).packageName).toMatch(/^@acme/support-reply/);
+
+    const last = await cli(['remove', '@acme/support-reply']);
+    expect(last.code).toBe(2);
+    expect(last.stderr).toContain('Not removing "@acme/support-reply": it is the last entry');
+  });
+});
