@@ -46,7 +46,7 @@ export async function createProgress(ctx: CommandContext, verb = 'Fetching'): Pr
       }
       if (event.type === 'prompt') {
         ctx.logger.verbose(`  ${event.fetched ? 'fetched' : 'kept'} ${event.name}`);
-        if (!ctx.globals.verbose && (event.done % step === 0 || event.done === event.total) && event.total > 10) {
+        if (!ctx.globals.verbose && (event.done % step === 0 || event.done === event.total) && event.total > 50) {
           ctx.logger.info(`  ${event.done}/${event.total}`);
         }
       }

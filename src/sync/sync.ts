@@ -105,9 +105,15 @@ async function resolveTargets(
   const names = needsList ? await listed() : [];
   if (entries.length === 0) for (const name of names) map.set(name, 'latest');
   for (const entry of entries) {
-    if (entry.kind === 'glob') {
-      for (const name of names) if (name.startsWith(`@${entry.workspace}/`) && !map.has(name)) map.set(name, entry.selector);
+    if (entry.kind !== 'glob') continue;
+    const matched = names.filter((name) => name.startsWith(`@${entry.workspace}/`));
+    if (matched.length === 0) {
+      throw new ServiceError(`${entry.raw} matched no prompt: the service lists none in workspace "${entry.workspace}".`, {
+        code: 'empty_glob',
+        hint: `Check the workspace name, and that your API key can read workspace "${entry.workspace}".`,
+      });
     }
+    for (const name of matched) if (!map.has(name)) map.set(name, entry.selector);
   }
   for (const entry of entries) if (entry.kind === 'exact') map.set(entry.name, entry.selector);
   const targets = [...map].map(([name, selector]) => ({ name, selector })).sort((a, b) => a.name.localeCompare(b.name));

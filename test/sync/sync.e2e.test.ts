@@ -60,7 +60,7 @@ describe('sync against promptlock serve', () => {
     expect(first.stderr).toMatch(/Synced \d+ prompts/);
     expect(first.code).toBe(0);
     const lock = JSON.parse(await readFile(path.join(dir, 'prompts.lock.json'), 'utf8'));
-    const listed = await fetch(`${server.url}/v1/prompts?limit=100`, { headers: { authorization: `Bearer ${KEY}` } }).then((r) => r.json());
+    const listed = await fetch(`${server.url}/v1/prompts?limit=100`, { headers: { authorization: `Bearer ${KEY}` } }).then((r) => r.json() as Promise<{ prompts: Array<{ packageName: string }> }>);
     const names = (listed.prompts as Array<{ packageName: string }>).map((p) => p.packageName.replace(/:.*$/, '')).sort();
     expect(Object.keys(lock.prompts)).toEqual(names);
     expect(names.length).toBeGreaterThanOrEqual(12);
@@ -177,7 +177,7 @@ describe('service errors', () => {
   });
 
   it('403: names the workspace the key cannot read, masked, and writes nothing', async () => {
-    const dir = await project({ baseUrl: server.url, prompts: ['@acme/*', '@globex/*'] });
+    const dir = await project({ baseUrl: server.url, prompts: ['@acme/*', '@globex/welcome'] });
     const run = await cli(['sync'], dir);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/403/);
@@ -185,8 +185,16 @@ describe('service errors', () => {
     await expectNothingWritten(dir);
   });
 
+  it('a workspace glob that matches nothing the key can list is an error, not an empty lock', async () => {
+    const dir = await project({ baseUrl: server.url, prompts: ['@acme/*', '@globex/*'] });
+    const run = await cli(['sync'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('@globex/* matched no prompt: the service lists none in workspace "globex".');
+    await expectNothingWritten(dir);
+  });
+
   it('404: names the prompt, suggests close matches, and writes nothing', async () => {
-    const listed = await fetch(`${server.url}/v1/prompts?limit=100`, { headers: { authorization: `Bearer ${KEY}` } }).then((r) => r.json());
+    const listed = await fetch(`${server.url}/v1/prompts?limit=100`, { headers: { authorization: `Bearer ${KEY}` } }).then((r) => r.json() as Promise<{ prompts: Array<{ packageName: string }> }>);
     const real = (listed.prompts as Array<{ packageName: string }>)[0]!.packageName.replace(/:.*$/, '');
     const typo = `${real}x`;
     const dir = await project({ baseUrl: server.url, prompts: [typo] });
