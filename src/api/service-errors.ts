@@ -32,7 +32,9 @@ const STATUS_CODES: Record<number, string> = { 401: 'unauthorized', 403: 'forbid
 export function httpError(status: number, body: ErrorBody, target: RequestTarget, ctx: ErrorContext, attempts: number): ServiceError {
   const key = ctx.apiKey ? maskKey(ctx.apiKey) : undefined;
   const code = body.code ?? STATUS_CODES[status] ?? (status >= 500 ? 'server_error' : 'bad_request');
-  const said = body.message ? ` The service said: ${body.message}` : '';
+  // The service's own words end our sentence, so drop their final period.
+  const detail = body.message?.trim().replace(/\.+$/, '');
+  const said = detail ? ` The service said: ${detail}.` : '';
   switch (status) {
     case 401:
       return make(
@@ -65,12 +67,12 @@ export function httpError(status: number, body: ErrorBody, target: RequestTarget
     default:
       if (status >= 500) {
         return make(
-          `The service failed with ${status} ${code} while ${target.what}, ${attempts} attempts${body.message ? `: ${body.message}` : ''}.`,
+          `The service failed with ${status} ${code} while ${target.what}, ${attempts} attempts${detail ? `: ${detail}` : ''}.`,
           'The service may be down or overloaded; try again later.',
         );
       }
       return make(
-        `The service refused ${target.method} ${target.endpoint} while ${target.what} (${status} ${code})${body.message ? `: ${body.message}` : ''}.`,
+        `The service refused ${target.method} ${target.endpoint} while ${target.what} (${status} ${code})${detail ? `: ${detail}` : ''}.`,
         'This looks like a bug in promptlock or a service change; run with --verbose and report it.',
       );
   }

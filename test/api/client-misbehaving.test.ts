@@ -82,17 +82,18 @@ describe('invalid bodies', () => {
     );
   });
 
-  it.each([
-    ['a missing field', { title: 'x' }, 'id: expected string'],
+  const changes: [string, Record<string, unknown> | string, string][] = [
+    ['a missing field', { id: undefined }, 'id: expected string'],
     ['a bad context item', { context: [{ id: 'c', type: 'video', createdAt: 1 }] }, 'context[0].type: expected one of "file", "url"'],
     ['not JSON', '<html>', 'the body is not JSON'],
-  ])('names the prompt and the field for %s', async (_name, change, expected) => {
+  ];
+  it.each(changes)('names the prompt and the field for %s', async (_name, change, expected) => {
     const prompt = {
       id: 'pmt_1', title: 'T', content: 'c', tags: [], version: 'v1', workspaceSlug: 'acme',
       packageName: '@acme/x:v1', context: [], metadata: { createdAt: 1 },
     };
     await withTinyServer(
-      (_req, res) => res.end(typeof change === 'string' ? change : json({ ...prompt, ...change, ...(change.title ? { id: undefined } : {}) })),
+      (_req, res) => res.end(typeof change === 'string' ? change : json({ ...prompt, ...change })),
       async (url) => {
         const client = createClient({ baseUrl: url, apiKey: KEY, retries: 0 });
         try {

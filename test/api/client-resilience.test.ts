@@ -95,3 +95,28 @@ describe('timeouts', () => {
     });
   });
 });
+
+describe('server errors', () => {
+  it('retries a 5xx, then says what failed, never showing the key in messages or events', async () => {
+    await withService({ faults: { rate: 1, kinds: ['503'] } }, async (server) => {
+      const events: string[] = [];
+      const client = createClient({
+        baseUrl: server.url,
+        apiKey: LOCAL_TEST_KEY,
+        retries: 2,
+        backoffBaseMs: 1,
+        onEvent: (event) => events.push(JSON.stringify(event)),
+      });
+      try {
+        const error = await caught(client.getPrompt('@acme/welcome'));
+        expect(error).toMatchObject({ status: 503, code: 'internal_error' });
+        expect(error.message).toMatch(/^The service failed with 503 internal_error while fetching @acme\/welcome, 3 attempts: [^]*[^.]\.$/);
+        expect(server.stats.byStatus['503']).toBe(3);
+        expect(events.filter((e) => e.includes('"retry"'))).toHaveLength(2);
+        expect(everythingOf(error) + events.join('\n')).not.toContain(LOCAL_TEST_KEY);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+});
