@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,7 +81,7 @@ describe('refused edits', () => {
   ])('%s', async (_title, command, input, name, message) => {
     const configPath = join(dir, 'refused', 'prompts.config.ts');
     await rm(join(dir, 'refused'), { recursive: true, force: true });
-    await import('node:fs/promises').then((fs) => fs.mkdir(join(dir, 'refused')));
+    await mkdir(join(dir, 'refused'));
     await writeFile(configPath, input);
     const edit = command === 'add' ? addPromptToConfig : removePromptFromConfig;
     const error = await edit(configPath, name).catch((caught: unknown) => caught);
@@ -106,7 +106,7 @@ describe('JSON configs', () => {
 
   it('edits the "promptlock" key of package.json, adding a prompts list when missing', async () => {
     const packageDir = join(dir, 'pkg');
-    await import('node:fs/promises').then((fs) => fs.mkdir(packageDir, { recursive: true }));
+    await mkdir(packageDir, { recursive: true });
     const configPath = join(packageDir, 'package.json');
     await writeFile(configPath, '{\n  "name": "app",\n  "promptlock": {\n    "output": "gen.ts"\n  }\n}');
     expect((await addPromptToConfig(configPath, '@acme/*')).action).toBe('added');
@@ -123,5 +123,32 @@ describe('JSON configs', () => {
     await expect(addPromptToConfig(configPath, '@acme/billing')).rejects.toThrow(
       'promptlock cannot edit prompts.config.yaml: it edits .ts, .mts, .js, .mjs and .json configs.',
     );
+  });
+});
+
+describe('other module shapes', () => {
+  it.each([
+    [
+      'CRLF line endings',
+      'prompts.config.ts',
+      "export default {\r\n  prompts: [\r\n    '@acme/onboarding', // first\r\n    '@acme/billing',\r\n  ],\r\n};\r\n",
+      "export default {\r\n  prompts: [\r\n    '@acme/onboarding', // first\r\n    '@acme/billing',\r\n    '@acme/support-reply',\r\n  ],\r\n};\r\n",
+      "export default {\r\n  prompts: [\r\n    '@acme/billing',\r\n    '@acme/support-reply',\r\n  ],\r\n};\r\n",
+    ],
+    [
+      'module.exports in a .js file',
+      'prompts.config.js',
+      "module.exports = { prompts: ['@acme/onboarding', '@acme/billing'] };\n",
+      "module.exports = { prompts: ['@acme/onboarding', '@acme/billing', '@acme/support-reply'] };\n",
+      "module.exports = { prompts: ['@acme/billing', '@acme/support-reply'] };\n",
+    ],
+  ])('%s', async (_title, file, input, added, removed) => {
+    const configPath = join(dir, 'shapes', file);
+    await mkdir(join(dir, 'shapes'), { recursive: true });
+    await writeFile(configPath, input);
+    await addPromptToConfig(configPath, '@acme/support-reply');
+    expect(await readFile(configPath, 'utf8')).toBe(added);
+    await removePromptFromConfig(configPath, '@acme/onboarding');
+    expect(await readFile(configPath, 'utf8')).toBe(removed);
   });
 });

@@ -71,7 +71,7 @@ describe('promptlock init, add and remove (built CLI)', () => {
     expect(run.code).toBe(0);
     expect(await lockedNames()).toEqual(['@acme/support-reply']);
     await expect(readFile(join(dir, 'prompts/acme/onboarding.json'), 'utf8')).rejects.toThrow(/ENOENT/);
-    expect(JSON.parse(await readFile(join(dir, 'prompts/acme/support-reply.json'), 'utf8')).packageName).toMatch(/^@acme/support-reply/);
+    expect(JSON.parse(await readFile(join(dir, 'prompts/acme/support-reply.json'), 'utf8')).packageName).toContain('@acme/support-reply');
 
     const last = await cli(['remove', '@acme/support-reply']);
     expect(last.code).toBe(2);

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -52,7 +52,6 @@ describe('the starter config', () => {
   });
 
   it('catches a wrong option (the check is not vacuous)', async () => {
-    const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
     const dir = await mkdtemp(join(ROOT, 'test/init/.tmp-'));
     try {
       const file = join(dir, 'prompts.config.ts');
