@@ -70,8 +70,13 @@ export async function initProject(options: InitOptions): Promise<InitResult> {
 
   const scriptsEdit = options.packageJson && packageText !== undefined ? addPackageScripts(packageText, packagePath) : undefined;
   const configPath = join(dir, STARTER_CONFIG_NAME);
-  // 'wx' makes the no-overwrite promise hold even against a file created since the check.
-  await writeFile(configPath, await readStarterConfig(), { flag: options.force ? 'w' : 'wx' });
+  try {
+    // 'wx' makes the no-overwrite promise hold even against a file created since the check.
+    await writeFile(configPath, await readStarterConfig(), { flag: options.force ? 'w' : 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') refuseExisting(dir, [configPath], false);
+    throw error;
+  }
   if (scriptsEdit?.changed) await writeFile(packagePath, scriptsEdit.text);
 
   return {
