@@ -175,7 +175,8 @@ export class ServiceTransport {
       if (plan.kind === 'wait') this.emit({ type: 'rate-limit-wait', ms: plan.ms });
       // A probe's answer may change the plan before the time is up; re-plan on every answer.
       await this.pacer.waitForChange(plan.kind === 'wait' ? plan.ms : 1000);
-      this.stats.waitedMs += Date.now() - started;
+      // Waiting for the probe's answer is not waiting for the rate limit.
+      if (plan.kind === 'wait') this.stats.waitedMs += Date.now() - started;
     }
   }
 

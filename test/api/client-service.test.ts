@@ -130,7 +130,7 @@ describe('endpoints', () => {
   });
 
   it('waits out a short Retry-After and then succeeds', async () => {
-    await withService({ rateLimits: { authenticated: { perMinute: 2 }, minuteMs: 1500 } }, async (server) => {
+    await withService({ rateLimits: { authenticated: { perMinute: 2 }, minuteMs: 2500 } }, async (server) => {
       const first = createClient({ baseUrl: server.url, apiKey: LOCAL_TEST_KEY });
       const second = createClient({ baseUrl: server.url, apiKey: LOCAL_TEST_KEY });
       const events: string[] = [];
