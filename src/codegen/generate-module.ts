@@ -7,8 +7,9 @@
  * is an object literal of references, and nothing runs at module top level, so a bundler drops
  * whatever the app does not import without needing `@__PURE__` hints.
  */
+import { encodeLockfile, LOCKFILE_VERSION } from '../store/lockfile-format.js';
 import { stringLiteral } from './escape.js';
-import { DIGEST_MARKER, inputsDigest } from './inputs-digest.js';
+import { inputsDigest, inputsLine } from './inputs-digest.js';
 import { functionNames } from './naming.js';
 import { promptToFunction, type CodegenPrompt } from './prompt-to-function.js';
 import { runtimeSource } from './runtime-source.js';
@@ -24,14 +25,15 @@ export const BANNER =
 export function generateModule(prompts: readonly CodegenPrompt[]): string {
   const sorted = [...prompts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const runtime = runtimeSource();
-  const digest = inputsDigest(
-    sorted.map(({ name, entry }) => ({ name, version: entry.version, integrity: entry.integrity })),
-    runtime,
-  );
+  const lockfile = encodeLockfile({
+    lockfileVersion: LOCKFILE_VERSION,
+    prompts: Object.fromEntries(sorted.map(({ name, entry }) => [name, entry])),
+  });
+  const digest = inputsDigest(lockfile, runtime);
   const names = functionNames(sorted.map((item) => item.name));
   if (names.size !== sorted.length) throw new Error('generateModule: the same package name was given twice');
 
-  const parts: string[] = [`${BANNER}\n${DIGEST_MARKER}${digest}\n/* eslint-disable */\n`, runtime];
+  const parts: string[] = [`${BANNER}\n${inputsLine(digest, sorted.length)}\n/* eslint-disable */\n`, runtime];
   for (const item of sorted) parts.push(promptToFunction(item, names.get(item.name)!));
 
   const map = sorted.map((item) => `  ${stringLiteral(item.name)}: ${names.get(item.name)!},`);

@@ -3,7 +3,7 @@
  * `sync` calls this after it has committed the store; `check` uses `renderModuleFromStore`.
  */
 import { open } from 'node:fs/promises';
-import { inputsDigest, readDigest, type DigestInput } from './inputs-digest.js';
+import { inputsDigest, readInputsLine } from './inputs-digest.js';
 import { readLockfileText } from './read-lockfile-text.js';
 import type { StoreLocation } from './read-store.js';
 import { runtimeSource } from './runtime-source.js';
@@ -21,29 +21,6 @@ export interface GenerateResult {
   written: boolean;
   /** Number of prompts in the module. */
   count: number;
-}
-
-/**
- * The entries' digest inputs straight from the lockfile JSON, without the full schema check (and
- * without loading it): the fast path only has to recognise an unchanged lockfile. Anything
- * unexpected returns undefined and the full path reports it properly.
- */
-function quickEntries(lockfileText: string): DigestInput[] | undefined {
-  let data: unknown;
-  try {
-    data = JSON.parse(lockfileText);
-  } catch {
-    return undefined;
-  }
-  const prompts = (data as { prompts?: unknown } | null)?.prompts;
-  if (prompts === null || typeof prompts !== 'object' || Array.isArray(prompts)) return undefined;
-  const out: DigestInput[] = [];
-  for (const [name, entry] of Object.entries(prompts as Record<string, unknown>)) {
-    const { version, integrity } = (entry ?? {}) as { version?: unknown; integrity?: unknown };
-    if (typeof version !== 'string' || typeof integrity !== 'string') return undefined;
-    out.push({ name, version, integrity });
-  }
-  return out;
 }
 
 /** The first bytes of a file (enough for the banner), or undefined when it does not exist. */
@@ -77,12 +54,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const { outputPath } = options;
   const lockfileText = await readLockfileText(options.lockfilePath);
   if (!options.force) {
-    const entries = quickEntries(lockfileText);
-    if (entries) {
-      const head = await readHead(outputPath);
-      if (head !== undefined && readDigest(head) === inputsDigest(entries, runtimeSource())) {
-        return { outputPath, written: false, count: entries.length };
-      }
+    const recorded = readInputsLine((await readHead(outputPath)) ?? '');
+    if (recorded && recorded.digest === inputsDigest(lockfileText, runtimeSource())) {
+      return { outputPath, written: false, count: recorded.count };
     }
   }
   // Loaded only now: the schema checks and the emitter are not needed when nothing changed.

@@ -2,7 +2,7 @@
  * Reads what `generate` builds from: the lockfile and every snapshot it names. No network, no key.
  * Every unreadable snapshot is reported in one error, so a broken merge is fixed in one go.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { LockfileError } from '../errors.js';
 import { decodeLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { snapshotPath } from '../store/paths.js';
@@ -16,22 +16,21 @@ export interface StoreLocation {
   snapshotsDir: string;
 }
 
-// Enough to keep the disk busy without opening thousands of files at once.
-const READ_CONCURRENCY = 32;
-
-async function readSnapshot(file: string, name: string): Promise<CodegenPrompt['prompt']> {
+function readSnapshot(file: string, shown: string, name: string): CodegenPrompt['prompt'] {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // Synchronous on purpose: for thousands of small files one read each on this thread is several
+    // times faster than promise reads hopping through the thread pool (measured: 10,000 snapshots).
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new LockfileError(
       code === 'ENOENT'
-        ? `Snapshot ${displayPath(file)} of ${name} not found.`
-        : `Cannot read snapshot ${displayPath(file)} of ${name}: ${(error as Error).message}`,
+        ? `Snapshot ${shown} of ${name} not found.`
+        : `Cannot read snapshot ${shown} of ${name}: ${(error as Error).message}`,
     );
   }
-  return decodeSnapshot(text, displayPath(file));
+  return decodeSnapshot(text, shown);
 }
 
 /** Decodes the lockfile text and reads each snapshot it lists, in lockfile order. */
@@ -39,22 +38,21 @@ export async function readStore(location: StoreLocation, lockfileText?: string):
   const text = lockfileText ?? (await readLockfileText(location.lockfilePath));
   const lockfile: Lockfile = decodeLockfile(text, displayPath(location.lockfilePath));
   const names = Object.keys(lockfile.prompts);
-  const out: CodegenPrompt[] = new Array(names.length);
+  const out: CodegenPrompt[] = [];
   const problems: string[] = [];
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < names.length; i = next++) {
-      const name = names[i]!;
-      try {
-        const prompt = await readSnapshot(snapshotPath(location.snapshotsDir, name), name);
-        out[i] = { name, entry: lockfile.prompts[name]!, prompt };
-      } catch (error) {
-        if (!(error instanceof LockfileError)) throw error;
-        problems.push(error.message);
-      }
+  // Shown paths are derived from one computed for the folder: path.relative per file adds up.
+  const shownDir = displayPath(location.snapshotsDir);
+  for (const name of names) {
+    try {
+      const file = snapshotPath(location.snapshotsDir, name);
+      const shown = shownDir + file.slice(location.snapshotsDir.length);
+      const prompt = readSnapshot(file, shown, name);
+      out.push({ name, entry: lockfile.prompts[name]!, prompt });
+    } catch (error) {
+      if (!(error instanceof LockfileError)) throw error;
+      problems.push(error.message);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, names.length) }, worker));
+  }
   if (problems.length > 0) {
     problems.sort();
     const message =

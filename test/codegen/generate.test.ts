@@ -36,6 +36,15 @@ describe('generate', () => {
     expect((await readdir(path.dirname(outputPath))).sort()).toEqual(['prompts.ts']);
   });
 
+  it('decides "up to date" from the lockfile alone, CRLF or not; --force reads everything', async () => {
+    await generate({ ...store, outputPath });
+    await rm(path.join(store.snapshotsDir, 'acme', 'welcome.json'));
+    const lockfile = await readFile(store.lockfilePath, 'utf8');
+    await writeFile(store.lockfilePath, lockfile.replace(/\n/g, '\r\n'));
+    expect(await generate({ ...store, outputPath })).toEqual({ outputPath, written: false, count: 2 });
+    await expect(generate({ ...store, outputPath, force: true })).rejects.toThrow(/welcome\.json of @acme\/welcome not found/);
+  });
+
   it('rebuilds when the lockfile changes', async () => {
     await generate({ ...store, outputPath });
     const changed = [PROMPTS[0]!, codegenPrompt('@acme/welcome', { content: 'Welcome back!', version: 'v2' })];
@@ -82,7 +91,7 @@ describe('generate', () => {
           const data = JSON.parse(await readFile(file, 'utf8'));
           await writeFile(file, JSON.stringify({ ...data, tags: 'one' }));
         },
-        want: /^Snapshot of @acme\/welcome: field "tags" is invalid: /,
+        want: /^Snapshot of @acme\/welcome: field "tags" must be an array of strings\.$/,
       },
     ],
   ];
