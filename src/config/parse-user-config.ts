@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { OPTION_ALLOWED, OPTION_NAMES, configSchema, type OptionName, type ParsedConfig } from './config-schema.js';
-import { describeValue, didYouMean } from './describe-value.js';
+import { describeValue } from './describe-value.js';
+import { didYouMean } from './did-you-mean.js';
 
 /**
  * Validates what a config file exported and applies the defaults. Every problem is reported,

@@ -89,6 +89,13 @@ describe('loadConfig: finding and loading', () => {
     expect(config.outputPath).toBe(path.join(root, 'conf/gen/p.ts'));
   });
 
+  it('reloads a .ts config and what it imports after they change (watch mode)', async () => {
+    const root = project({ 'ws.ts': `export const ws = 'first';`, 'prompts.config.ts': `import { ws } from './ws';\nexport default { workspace: ws };` });
+    expect((await loadConfig({ cwd: root, env: {} })).workspace).toBe('first');
+    writeFileSync(path.join(root, 'ws.ts'), `export const ws = 'second';`);
+    expect((await loadConfig({ cwd: root, env: {} })).workspace).toBe('second');
+  });
+
   it('takes the key and base URL from the environment', async () => {
     const root = project({ 'prompts.config.json': `{ "baseUrl": "https://example.com/" }` });
     const env = { PROMPTLOCK_API_KEY: ' key-one ', BAYT_API_KEY: 'key-two' };
