@@ -126,7 +126,7 @@ export class ServiceTransport {
         this.stats.status429++;
         const body = readErrorBody(parseJson(answer!.body));
         const header = answer!.headers['retry-after'];
-        const waitMs = retryAfterMs(Array.isArray(header) ? header[0] : header, body.retryAfterSeconds) ?? backoffDelay(++limited, 1000, 8000);
+        const waitMs = retryAfterMs(Array.isArray(header) ? header[0] : header, body.retryAfterSeconds) ?? backoffDelay(limited + 1, 1000, 8000);
         this.emit({ type: '429', retryAfterMs: waitMs, what: target.what });
         if (waitMs > this.options.maxRetryAfterMs) throw this.tooLongWait(waitMs, target, '429');
         if (++limited > Math.max(this.options.retries, 3)) throw httpError(429, body, target, this.errorContext, attempt);
