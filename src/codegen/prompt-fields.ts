@@ -84,7 +84,7 @@ function checkShape(prompt: Prompt, packageName: string): void {
 }
 
 function sortKeysDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (Array.isArray(value)) return value.length === 0 ? value : value.map(sortKeysDeep);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
