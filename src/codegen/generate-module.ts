@@ -36,7 +36,10 @@ export function generateModule(prompts: readonly CodegenPrompt[]): string {
   const out: string[] = [`${BANNER}\n${inputsLine(digest, sorted.length)}\n/* eslint-disable */\n\n`, runtime];
   // One string per function, joined once: measured faster than one flat array of small pieces.
   for (const item of sorted) out.push('\n', promptToFunction(item, names.get(item.name)!), '\n');
-  out.push('\n/** Every generated prompt by its exact package name. */\nexport const prompts = {\n');
+  // Typed explicitly so projects with `isolatedDeclarations` accept the module.
+  out.push('\n/** Every generated prompt by its exact package name. */\nexport const prompts: {\n');
+  for (const item of sorted) out.push('  ', stringLiteral(item.name), ': typeof ', names.get(item.name)!, ';\n');
+  out.push('} = {\n');
   for (const item of sorted) out.push('  ', stringLiteral(item.name), ': ', names.get(item.name)!, ',\n');
   out.push('};\n\n/** The package name of a generated prompt. */\nexport type PromptName = keyof typeof prompts;\n');
   return out.join('');

@@ -15,6 +15,8 @@ const OPTIONS = {
   noPropertyAccessFromIndexSignature: true,
   isolatedModules: true,
   verbatimModuleSyntax: true,
+  declaration: true,
+  isolatedDeclarations: true,
   noEmit: true,
   skipLibCheck: true,
 };
