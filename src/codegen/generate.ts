@@ -3,6 +3,8 @@
  * `sync` calls this after it has committed the store; `check` uses `renderModuleFromStore`.
  */
 import { open } from 'node:fs/promises';
+import { PromptlockError } from '../errors.js';
+import { displayPath } from './display-path.js';
 import { inputsDigest, readInputsLine } from './inputs-digest.js';
 import { readLockfileText } from './read-lockfile-text.js';
 import type { StoreLocation } from './read-store.js';
@@ -23,7 +25,7 @@ export interface GenerateResult {
   count: number;
 }
 
-/** The first bytes of a file (enough for the banner), or undefined when it does not exist. */
+/** The first bytes of a file (enough for the banner), or undefined when it cannot be read. */
 async function readHead(file: string, bytes = 512): Promise<string | undefined> {
   const handle = await open(file, 'r').catch(() => undefined);
   if (!handle) return undefined;
@@ -31,6 +33,9 @@ async function readHead(file: string, bytes = 512): Promise<string | undefined> 
     const buffer = Buffer.alloc(bytes);
     const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
     return buffer.subarray(0, bytesRead).toString('utf8');
+  } catch {
+    // Not readable as a file (a folder, say): not up to date; writing it will say what is wrong.
+    return undefined;
   } finally {
     await handle.close();
   }
@@ -65,6 +70,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     import('./generate-module.js'),
   ]);
   const prompts = await readStore(options, lockfileText);
-  const written = await writeIfChanged(outputPath, generateModule(prompts));
+  const source = generateModule(prompts);
+  let written: boolean;
+  try {
+    written = await writeIfChanged(outputPath, source);
+  } catch (error) {
+    throw new PromptlockError(`Cannot write the module to ${displayPath(outputPath)}: ${(error as Error).message}`, {
+      hint: 'Check the "output" option of the config and that its folder is writable.',
+      cause: error,
+    });
+  }
   return { outputPath, written, count: prompts.length };
 }

@@ -1,6 +1,6 @@
 /** `generate()` on a store on disk, and the `promptlock generate` command through runCli. */
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -58,6 +58,12 @@ describe('generate', () => {
     await writeFile(outputPath, '// hand-edited\n');
     expect(await generate({ ...store, outputPath })).toMatchObject({ written: true });
     expect(await readFile(outputPath, 'utf8')).toBe(generateModule(PROMPTS));
+  });
+
+  it('says which output could not be written', async () => {
+    await mkdir(outputPath, { recursive: true });
+    await expect(generate({ ...store, outputPath })).rejects.toThrow(/^Cannot write the module to .*prompts\.ts: /);
+    expect(await readdir(path.dirname(outputPath))).toEqual(['prompts.ts']);
   });
 
   it('renderModuleFromStore returns the same text without writing', async () => {
