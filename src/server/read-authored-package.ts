@@ -132,26 +132,26 @@ async function readVersionTexts(pkgDir: string, source: VersionSource) {
   if (!source.isFolder) {
     return { where, content: authoredText(await fs.readFile(where, 'utf8')), meta: undefined as VersionMeta | undefined };
   }
+  const present = new Set<string>();
   for (const entry of await fs.readdir(where, { withFileTypes: true })) {
+    if (entry.isFile()) present.add(entry.name);
     if (!VERSION_FILES.has(entry.name) && !entry.name.startsWith('.')) {
       throw new ConfigError(`Unexpected ${entry.isDirectory() ? 'folder' : 'file'} ${path.join(where, entry.name)}.`, {
         hint: `A version folder holds ${[...VERSION_FILES].join(', ')}; context files belong in the package folder.`,
       });
     }
   }
-  const content = await readOptional(path.join(where, 'content.md'));
-  if (content === undefined) throw new ConfigError(`${where} has no content.md: every version needs its content.`);
-  const optional = async (name: string) => {
-    const text = await readOptional(path.join(where, name));
-    return text === undefined ? undefined : authoredText(text);
-  };
+  if (!present.has('content.md')) throw new ConfigError(`${where} has no content.md: every version needs its content.`);
+  const content = await fs.readFile(path.join(where, 'content.md'), 'utf8');
+  // Only files the listing showed are read: thousands of packages load without failed opens.
+  const optional = async (name: string) => (present.has(name) ? authoredText(await fs.readFile(path.join(where, name), 'utf8')) : undefined);
   return {
     where,
     content: authoredText(content),
     systemPrompt: await optional('system.md'),
     critiquePrompt: await optional('critique.md'),
     description: await optional('description.md'),
-    meta: await readJson(path.join(where, 'prompt.json'), versionMetaSchema),
+    meta: present.has('prompt.json') ? await readJson(path.join(where, 'prompt.json'), versionMetaSchema) : undefined,
   };
 }
 
@@ -173,8 +173,9 @@ export async function readAuthoredPackage(
   const entries = await fs.readdir(pkgDir, { withFileTypes: true });
   const sources = versionSources(entries, pkgDir);
   const dirs = [pkgDir, ...sources.filter((s) => s.isFolder).map((s) => path.join(pkgDir, s.entry))];
-  const meta: PackageMeta = (await readJson(path.join(pkgDir, 'prompt.json'), packageMetaSchema)) ?? {};
-  const sharedDescription = await readOptional(path.join(pkgDir, 'description.md'));
+  const files = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+  const meta: PackageMeta = (files.has('prompt.json') ? await readJson(path.join(pkgDir, 'prompt.json'), packageMetaSchema) : undefined) ?? {};
+  const sharedDescription = files.has('description.md') ? await readOptional(path.join(pkgDir, 'description.md')) : undefined;
   if (sources.length === 0) {
     throw new ConfigError(`${pkgDir} has no versions.`, { hint: 'Add v1/content.md (or v1.md), or draft/content.md.' });
   }
