@@ -80,8 +80,18 @@ async function pruneEmptyParents(target: string, stopAt: string): Promise<void> 
   }
 }
 
+/**
+ * Failpoint for the crash tests: `PROMPTLOCK_FAILPOINT_APPLY=N` kills this process (SIGKILL, as a
+ * power cut would) after N operations of a committed journal were applied.
+ */
+function failpoint(applied: number): void {
+  const at = process.env.PROMPTLOCK_FAILPOINT_APPLY;
+  if (at !== undefined && Number(at) === applied) process.kill(process.pid, 'SIGKILL');
+}
+
 async function applyJournal(txDir: string, ops: readonly JournalOp[]): Promise<void> {
-  for (const op of ops) {
+  for (const [applied, op] of ops.entries()) {
+    failpoint(applied);
     if (op.kind === 'write') {
       const staged = path.join(txDir, op.staged!);
       // Already moved by an earlier, interrupted apply when the staged file is gone.

@@ -3,12 +3,12 @@
  * variables vs snapshots, module vs snapshots (and the module type-checks); with `remote`, the
  * lockfile vs the service. Every problem is reported; the caller decides the exit code.
  */
-import { readFile } from 'node:fs/promises';
 import { generateModule, typecheckModule } from '../codegen/index.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
 import { openStoreView } from '../store/commit-changes.js';
 import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
+import type { Variable } from '../template/index.js';
 import type { Prompt } from '../types.js';
 import { compareConfigWithLock } from './compare-config.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
@@ -29,12 +29,10 @@ export interface CheckResult {
   checked: number;
 }
 
-async function readText(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** Same names, types, hints and descriptions, in the same order (key order does not matter). */
+function sameVariables(a: readonly Variable[], b: readonly Variable[]): boolean {
+  const key = (v: Variable) => JSON.stringify([v.name, v.type, v.hint ?? null, v.description ?? null]);
+  return a.length === b.length && a.every((v, i) => key(v) === key(b[i]!));
 }
 
 export async function check(options: CheckOptions): Promise<CheckResult> {
@@ -57,15 +55,15 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     }
     prompts.set(name, state.prompt);
     try {
-      const expected = JSON.stringify(lockPrompt(name, entry.selector as never, state.prompt).entry.variables);
-      if (expected !== JSON.stringify(entry.variables)) problems.push(`${name}: the lockfile's variables do not match its snapshot`);
+      const expected = lockPrompt(name, entry.selector as never, state.prompt).entry.variables;
+      if (!sameVariables(expected, entry.variables)) problems.push(`${name}: the lockfile's variables do not match its snapshot`);
     } catch (error) {
       problems.push(`${name}: ${(error as Error).message}`);
     }
   }
   if (prompts.size === names.length) {
     const expected = generateModule(names.map((name) => ({ name, entry: lockfile.prompts[name]!, prompt: prompts.get(name)! })));
-    const actual = await readText(config.outputPath);
+    const actual = (await view.readFile(config.outputPath))?.toString('utf8');
     if (actual === undefined) problems.push(`the module ${config.outputPath} is missing: run \`promptlock generate\``);
     else if (actual !== expected) problems.push(`the module ${config.outputPath} does not match the snapshots: run \`promptlock generate\``);
     else if (options.typecheck !== false) {
