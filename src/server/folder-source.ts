@@ -20,7 +20,7 @@ export interface FolderSource {
 }
 
 /** Beyond this many folders, changes are picked up by `reload()` only. */
-const MAX_WATCHED_FOLDERS = 20_000;
+const MAX_WATCHED_FOLDERS = 50_000;
 const DEBOUNCE_MS = 60;
 const ROOT_POLL_MS = 1_000;
 
