@@ -1,7 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
-import { createJiti } from 'jiti';
 import { ConfigError } from '../errors.js';
 import { defineConfig } from './define-config.js';
 
@@ -81,6 +80,8 @@ async function settle(
  * node_modules/promptlock (e.g. run through npx): that import is served from this very module.
  */
 const loadModule: Loader = async (filepath) => {
+  // jiti costs ~0.1 s to import: load it only for configs that are code.
+  const { createJiti } = await import('jiti');
   const jiti = createJiti(filepath, {
     moduleCache: false,
     interopDefault: true,

@@ -1,58 +1,6 @@
 import type { Command } from 'commander';
-import { relative } from 'node:path';
-import { addPromptToConfig, locateConfigFile, removePromptFromConfig, type PromptEdit } from '../../init/index.js';
-import { parsePromptEntry } from '../../config/prompt-entry.js';
 import { action, type CliRuntime } from '../action.js';
-import { runSyncCommand } from '../sync-command.js';
-import type { CommandContext } from '../context.js';
-
-interface EditFlags {
-  sync: boolean;
-}
-
-/**
- * Syncs after an edit, reading the config file just edited. A workspace glob or a removal cannot
- * be synced by name, so those run a whole sync, which also drops what the config no longer asks for.
- */
-async function syncAfterEdit(ctx: CommandContext, edit: PromptEdit): Promise<number> {
-  const byName = edit.action !== 'removed' && parsePromptEntry(edit.entry)?.package !== '*';
-  try {
-    const syncCtx: CommandContext = { ...ctx, globals: { ...ctx.globals, config: edit.configPath } };
-    const code = await runSyncCommand(syncCtx, byName ? { names: [edit.entry] } : {});
-    if (code !== 0) ctx.logger.info(`The config was edited; run promptlock sync once the problem above is fixed.`);
-    return code;
-  } catch (error) {
-    ctx.logger.info(`The config was edited; run promptlock sync once the problem below is fixed.`);
-    throw error;
-  }
-}
-
-function describeEdit(ctx: CommandContext, edit: PromptEdit): void {
-  const where = relative(ctx.io.cwd, edit.configPath) || edit.configPath;
-  const { logger } = ctx;
-  if (edit.action === 'added') logger.success(`Added "${edit.entry}" to ${where}`);
-  else if (edit.action === 'replaced') logger.success(`Replaced "${edit.previous}" with "${edit.entry}" in ${where}`);
-  else if (edit.action === 'removed') logger.success(`Removed "${edit.entry}" from ${where}`);
-  else logger.info(`"${edit.entry}" is already in ${where}; nothing to change`);
-}
-
-/** Shared by add and remove: edit the config, say what changed, then sync unless told not to. */
-async function runEdit(
-  ctx: CommandContext,
-  name: string,
-  flags: EditFlags,
-  edit: (configPath: string, name: string) => Promise<PromptEdit>,
-): Promise<number> {
-  const configPath = await locateConfigFile(ctx.io.cwd, ctx.globals.config);
-  const result = await edit(configPath, name);
-  describeEdit(ctx, result);
-  if (!flags.sync) {
-    // With a sync, the sync command prints the one --json summary; without, this is it.
-    if (ctx.globals.json) ctx.logger.json(result);
-    return 0;
-  }
-  return syncAfterEdit(ctx, result);
-}
+import type { EditFlags } from '../edit-command.js';
 
 export function registerAdd(program: Command, runtime: CliRuntime): void {
   program
@@ -60,7 +8,11 @@ export function registerAdd(program: Command, runtime: CliRuntime): void {
     .argument('<name>', 'prompt to lock: @workspace/package[:vN|latest|draft] or @workspace/*')
     .description('add a prompt to the prompts list of the config (keeping its formatting), then sync it')
     .option('--no-sync', 'only edit the config')
-    .action(action(runtime, (ctx, name: string, flags: EditFlags) => runEdit(ctx, name, flags, addPromptToConfig)));
+    .action(action(runtime, async (ctx, name: string, flags: EditFlags) => {
+        const { runEdit, addPromptToConfig } = await import('../edit-command.js');
+        return runEdit(ctx, name, flags, addPromptToConfig);
+      }),
+    );
 }
 
 export function registerRemove(program: Command, runtime: CliRuntime): void {
@@ -69,5 +21,9 @@ export function registerRemove(program: Command, runtime: CliRuntime): void {
     .argument('<name>', 'entry to remove: its exact text, or the package name when only one entry has it')
     .description('remove a prompt from the prompts list of the config (never the last one), then sync')
     .option('--no-sync', 'only edit the config')
-    .action(action(runtime, (ctx, name: string, flags: EditFlags) => runEdit(ctx, name, flags, removePromptFromConfig)));
+    .action(action(runtime, async (ctx, name: string, flags: EditFlags) => {
+        const { runEdit, removePromptFromConfig } = await import('../edit-command.js');
+        return runEdit(ctx, name, flags, removePromptFromConfig);
+      }),
+    );
 }

@@ -1,18 +1,21 @@
 import type { Command } from 'commander';
-import { check } from '../../sync/check.js';
 import { action, type CliRuntime } from '../action.js';
-import { connector } from '../connect.js';
-import { loadCommandConfig } from '../load-command-config.js';
 
 export function registerCheck(program: Command, runtime: CliRuntime): void {
   program
     .command('check')
     .description('for CI, writes nothing: config vs lockfile, snapshots vs hashes, module vs snapshots; exits 1 on any problem')
     .option('--remote', 'also compare the lockfile with the service')
+    .option('--no-typecheck', 'skip type-checking the module with the TypeScript compiler')
     .action(
-      action(runtime, async (ctx, opts: { remote?: boolean }) => {
+      action(runtime, async (ctx, opts: { remote?: boolean; typecheck: boolean }) => {
+        const [{ check }, { connector }, { loadCommandConfig }] = await Promise.all([
+          import('../../sync/check.js'),
+          import('../connect.js'),
+          import('../load-command-config.js'),
+        ]);
         const config = await loadCommandConfig(ctx);
-        const result = await check({ config, remote: Boolean(opts.remote), connect: connector(ctx, config) });
+        const result = await check({ config, remote: Boolean(opts.remote), connect: connector(ctx, config), typecheck: opts.typecheck });
         if (ctx.globals.json) {
           ctx.logger.json({ command: 'check', ok: result.problems.length === 0, checked: result.checked, problems: result.problems });
         } else if (result.problems.length === 0) {

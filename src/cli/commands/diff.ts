@@ -1,10 +1,6 @@
 import { Option, type Command } from 'commander';
-import { diffPrompts, formatDiffMarkdown, formatDiffText } from '../../sync/diff-prompts.js';
-import { sync } from '../../sync/sync.js';
 import { parsePackageName } from '../../package-name.js';
 import { action, type CliRuntime } from '../action.js';
-import { connector } from '../connect.js';
-import { loadCommandConfig } from '../load-command-config.js';
 
 export function registerDiff(program: Command, runtime: CliRuntime): void {
   program
@@ -14,6 +10,12 @@ export function registerDiff(program: Command, runtime: CliRuntime): void {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown']).default('text'))
     .action(
       action(runtime, async (ctx, names: string[], opts: { format: 'text' | 'markdown' }) => {
+        const [{ diffPrompts, formatDiffMarkdown, formatDiffText }, { sync }, { connector }, { loadCommandConfig }] = await Promise.all([
+          import('../../sync/diff-prompts.js'),
+          import('../../sync/sync.js'),
+          import('../connect.js'),
+          import('../load-command-config.js'),
+        ]);
         const config = await loadCommandConfig(ctx);
         const result = await sync({ config, connect: connector(ctx, config), dryRun: true, ...(names.length ? { names } : {}) });
         const only = names.length ? new Set(names.map((n) => { const p = parsePackageName(n); return p ? `@${p.workspace}/${p.package}` : n; })) : undefined;

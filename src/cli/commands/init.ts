@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { relative } from 'node:path';
 import { ConfigError } from '../../errors.js';
-import { initProject, type InitResult } from '../../init/index.js';
+import type { InitResult } from '../../init/index.js';
 import { action, type CliRuntime } from '../action.js';
 import type { CommandContext } from '../context.js';
 
@@ -46,6 +46,7 @@ async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
       hint: 'Run it from the folder where the config should live.',
     });
   }
+  const { initProject } = await import('../../init/index.js');
   const result = await initProject({ dir: ctx.io.cwd, packageJson: flags.packageJson, force: Boolean(flags.force) });
   if (ctx.globals.json) {
     ctx.logger.json({

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { ConfigError } from '../../errors.js';
 import { isSlug } from '../../package-name.js';
-import { LOCAL_TEST_KEY, startServer, type ServerOptions } from '../../server/index.js';
+import { LOCAL_TEST_KEY, type ServerOptions } from '../../server/server-options.js';
 import { action, type CliRuntime } from '../action.js';
 
 /** Port used when --port is not given; `--port 0` picks a free one. */
@@ -147,6 +147,7 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
         const { stopped, cancel } = untilStopped();
         let server;
         try {
+          const { startServer } = await import('../../server/index.js');
           server = await startServer(options);
         } catch (error) {
           cancel();

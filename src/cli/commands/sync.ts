@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { action, type CliRuntime } from '../action.js';
-import { runSyncCommand } from '../sync-command.js';
 
 export function registerSync(program: Command, runtime: CliRuntime): void {
   program
@@ -10,8 +9,9 @@ export function registerSync(program: Command, runtime: CliRuntime): void {
     .option('--frozen', 'install exactly what the lockfile says; fetch only missing snapshots; fail if config and lockfile disagree')
     .option('--with-files', 'download file context items next to their snapshots (as contextFiles: true)')
     .action(
-      action(runtime, (ctx, names: string[], opts: { frozen?: boolean; withFiles?: boolean }) =>
-        runSyncCommand(ctx, { ...(names.length > 0 ? { names } : {}), frozen: opts.frozen, withFiles: opts.withFiles }),
-      ),
+      action(runtime, async (ctx, names: string[], opts: { frozen?: boolean; withFiles?: boolean }) => {
+        const { runSyncCommand } = await import('../sync-command.js');
+        return runSyncCommand(ctx, { ...(names.length > 0 ? { names } : {}), frozen: opts.frozen, withFiles: opts.withFiles });
+      }),
     );
 }

@@ -1,8 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { startWatch } from '../../watch/watch.js';
 import { action, type CliRuntime } from '../action.js';
-import { connector } from '../connect.js';
-import { loadCommandConfig } from '../load-command-config.js';
 
 function positive(label: string) {
   return (value: string) => {
@@ -20,6 +17,11 @@ export function registerWatch(program: Command, runtime: CliRuntime): void {
     .option('--rate-limit <requests>', "the service's per-minute limit; polling spends at most 20% of it (default 1000)", positive('--rate-limit'))
     .action(
       action(runtime, async (ctx, opts: { interval?: number; rateLimit?: number }) => {
+        const [{ startWatch }, { connector }, { loadCommandConfig }] = await Promise.all([
+          import('../../watch/watch.js'),
+          import('../connect.js'),
+          import('../load-command-config.js'),
+        ]);
         const handle = await startWatch({
           loadConfig: () => loadCommandConfig(ctx),
           connect: (config) => connector(ctx, config)(),
