@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { maskKey, redact } from '../../src/secrets.js';
+import { VERSION } from '../../src/version.js';
+
+function io(env: NodeJS.ProcessEnv = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  return { io: { stdout, stderr, env, cwd: process.cwd() }, text: () => ({ out, err }) };
+}
+
+describe('runCli', () => {
+  it.each([
+    ['--help', 0],
+    ['--version', 0],
+    ['--bogus', 2],
+    ['sync --bogus', 2],
+    ['diff --format html', 2],
+    ['no-such-command', 2],
+    ['', 2],
+  ] as const)('"%s" exits %i', async (args, code) => {
+    const t = io();
+    expect(await runCli(args ? args.split(' ') : [], t.io)).toBe(code);
+  });
+
+  it('prints the package version', async () => {
+    const t = io();
+    await runCli(['--version'], t.io);
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+    expect(t.text().out.trim()).toBe(pkg.version);
+    expect(VERSION).toBe(pkg.version);
+  });
+
+  it('a config error exits 2 and says which option and what is allowed', async () => {
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = await mkdtemp(path.join(tmpdir(), 'promptlock-cli-'));
+    await writeFile(path.join(dir, 'prompts.config.json'), JSON.stringify({ concurrency: 0 }));
+    const t = io();
+    t.io.cwd = dir;
+    expect(await runCli(['generate'], t.io)).toBe(2);
+    expect(t.text().err).toContain('Invalid value for option "concurrency"');
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('--json failures still print one JSON document', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = await mkdtemp(path.join(tmpdir(), 'promptlock-cli-'));
+    const t = io();
+    t.io.cwd = dir;
+    expect(await runCli(['--json', 'generate'], t.io)).toBe(1);
+    const doc = JSON.parse(t.text().out);
+    expect(doc.ok).toBe(false);
+    expect(doc.error.message).toMatch(/lockfile/i);
+    await rm(dir, { recursive: true, force: true });
+  });
+});
+
+describe('secrets', () => {
+  const key = `sk_live_${'a'.repeat(38)}wxyz`;
+  it.each([
+    [key, 'sk_live…wxyz'],
+    ['sk_test_PromptlockLocalTestKey00000000000000000000', 'sk_test…0000'],
+  ])('masks %s as %s', (given, want) => {
+    expect(maskKey(given)).toBe(want);
+  });
+  it('redacts every occurrence', () => {
+    expect(redact(`a ${key} b ${key}`, [key])).toBe('a sk_live…wxyz b sk_live…wxyz');
+  });
+});
