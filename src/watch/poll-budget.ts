@@ -1,7 +1,8 @@
 /**
- * Which floating prompts one poll checks. Polling keeps to a request budget (by default 20% of the
- * service's per-minute limit) and walks the prompts round-robin, so with 1,000 floating prompts
- * every one is still checked in turn and the rate limit is never tripped.
+ * How many requests watch mode may send. Polling keeps to a budget (by default 20% of the service's
+ * per-minute limit), counted over a sliding 60 s window of requests actually sent, and walks the
+ * floating prompts round-robin, so with 1,000 of them every one is still checked in turn and the
+ * rate limit is never tripped.
  */
 
 /** Share of the per-minute rate limit that watch mode may spend. */
@@ -18,21 +19,56 @@ export interface PollBudget {
 
 export function pollBudget(options: { intervalSeconds: number; limitPerMinute?: number; share?: number }): PollBudget {
   const perMinute = Math.max(1, Math.floor((options.limitPerMinute ?? DEFAULT_LIMIT_PER_MINUTE) * (options.share ?? DEFAULT_BUDGET_SHARE)));
-  const perPoll = Math.max(1, Math.floor((perMinute * options.intervalSeconds) / 60));
+  // Polls are at least `intervalSeconds` apart, so this many per poll stays within `perMinute`.
+  const perPoll = Math.max(1, Math.min(perMinute, Math.floor((perMinute * options.intervalSeconds) / 60)));
   return { perMinute, perPoll };
 }
 
-/** A round-robin cursor over a changing list of names. */
+/**
+ * A round-robin cursor over a list of names that changes between calls. It remembers the last name
+ * it handed out rather than an index, so names added or removed elsewhere in the list neither skip
+ * nor repeat anyone: every name present for a whole lap is handed out once per lap.
+ */
 export class RoundRobin {
-  private next = 0;
+  private last: string | undefined;
+  /** Completed passes over the list (a pass completes when its last name in order is handed out). */
+  laps = 0;
 
-  /** Up to `count` names, continuing where the previous call stopped. */
+  /** Up to `count` names, in sorted order, continuing after the name the previous call stopped at. */
   take(names: readonly string[], count: number): string[] {
     if (names.length === 0 || count <= 0) return [];
+    const sorted = [...names].sort();
+    const after = this.last === undefined ? -1 : sorted.findIndex((name) => name > this.last!);
+    const start = after === -1 ? 0 : after;
     const out: string[] = [];
-    const n = Math.min(count, names.length);
-    for (let i = 0; i < n; i++) out.push(names[(this.next + i) % names.length]!);
-    this.next = (this.next + n) % names.length;
+    for (let i = 0; i < Math.min(count, sorted.length); i++) {
+      const index = (start + i) % sorted.length;
+      out.push(sorted[index]!);
+      if (index === sorted.length - 1) this.laps++;
+    }
+    this.last = out[out.length - 1];
     return out;
   }
+}
+
+/** Times of requests sent, kept for one window, to know how many the budget still allows. */
+export class RequestWindow {
+  private readonly times: number[] = [];
+
+  constructor(private readonly windowMs = 60_000) {}
+
+  record(count: number, now = Date.now()): void {
+    for (let i = 0; i < count; i++) this.times.push(now);
+  }
+
+  /** Requests sent within the window ending at `now`. */
+  used(now = Date.now()): number {
+    while (this.times.length > 0 && this.times[0]! <= now - this.windowMs) this.times.shift();
+    return this.times.length;
+  }
+}
+
+/** Requests the next poll may send: its share, and never past the per-minute budget. */
+export function pollAllowance(budget: PollBudget, window: RequestWindow, now = Date.now()): number {
+  return Math.max(0, Math.min(budget.perPoll, budget.perMinute - window.used(now)));
 }

@@ -1,26 +1,29 @@
 /**
  * `promptlock watch`: regenerates the module when the config, lockfile or snapshots change on disk,
  * and polls the service for floating selectors (`latest`, `draft`, none), syncing what changed.
- * Runs are serialised; a failed run keeps the last good files and only warns.
+ * Runs are serialised; a failed run keeps the last good files and says why; a broken config edit
+ * keeps the last good config. Every request sent, the syncs' included, counts against the budget.
  */
 import path from 'node:path';
 import { generate } from '../codegen/index.js';
 import type { ResolvedConfig } from '../config/types.js';
+import { PromptlockError } from '../errors.js';
 import { openStoreView } from '../store/commit-changes.js';
 import { readLockfile } from '../store/read-store.js';
-import { lockPrompt } from '../sync/fetch-prompt.js';
-import { listedNames } from '../sync/list-names.js';
-import { isFloating, requestedEntries, selectorFor } from '../sync/requested-entries.js';
+import { acquireRunLock, type RunLock } from '../store/run-lock.js';
 import type { SyncClient } from '../sync/sync-client.js';
-import type { Lockfile } from '../store/lockfile-format.js';
-import type { Selector } from '../package-name.js';
 import { sync, type SyncResult } from '../sync/sync.js';
-import { pollBudget, RoundRobin } from './poll-budget.js';
+import { checkUpstream, type UpstreamState } from './check-upstream.js';
+import { editedSnapshots } from './edited-snapshots.js';
+import { pollAllowance, pollBudget, RequestWindow, RoundRobin } from './poll-budget.js';
+import { pollClient } from './poll-client.js';
+import { watchFiles, type FileBatch, type WatchedPaths } from './watch-files.js';
 
 export interface WatchLog {
   info(message: string): void;
   success(message: string): void;
   warn(message: string): void;
+  verbose?(message: string): void;
 }
 
 export interface WatchOptions {
@@ -31,16 +34,31 @@ export interface WatchOptions {
   intervalSeconds?: number;
   /** The service's per-minute request limit; polling spends at most 20% of it. @default 1000 */
   limitPerMinute?: number;
-  /** Quiet time after a file event before regenerating. @default 100 */
+  /** Quiet time after a file event before acting on it. @default 100 */
   debounceMs?: number;
 }
 
+export interface WatchStats {
+  polls: number;
+  /** Requests sent to the service (polls and the syncs they started). */
+  requests: number;
+  /** Floating prompts fetched to compare with the lockfile. */
+  checks: number;
+  listings: number;
+  syncs: number;
+  generates: number;
+}
+
 export interface WatchHandle {
-  /** Resolves once the file watcher is ready and the first poll has run. */
+  /** Resolves once the file watcher is ready and the first poll and generate have run. */
   ready: Promise<void>;
-  readonly stats: { polls: number; requests: number; syncs: number; generates: number };
+  readonly stats: WatchStats;
+  /** Stops watching and polling, waits for a run in progress, and closes the connection pool. */
   close(): Promise<void>;
 }
+
+/** How long to wait before regenerating again when another promptlock run holds the store. */
+const BUSY_RETRY_MS = 500;
 
 function describeChanges(result: SyncResult): string {
   const parts = [
@@ -51,165 +69,179 @@ function describeChanges(result: SyncResult): string {
   return parts.join(', ');
 }
 
+function explain(error: unknown): string {
+  const hint = error instanceof PromptlockError && error.hint ? ` ${error.hint}` : '';
+  return `${(error as Error).message ?? String(error)}${hint}`;
+}
+
+const pathsOf = (config: ResolvedConfig): WatchedPaths => ({
+  configPath: config.configPath,
+  lockfilePath: config.lockfilePath,
+  snapshotsDir: config.snapshotsDir,
+});
+
 export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
+  const { log } = options;
   let config = await options.loadConfig();
-  const stats = { polls: 0, requests: 0, syncs: 0, generates: 0 };
-  const robin = new RoundRobin();
-  const sent: number[] = []; // timestamps of poll requests, for the per-minute budget
-  let client: SyncClient | undefined;
-  let clientFor: ResolvedConfig | undefined;
+  const stats: WatchStats = { polls: 0, requests: 0, checks: 0, listings: 0, syncs: 0, generates: 0 };
+  const upstream: UpstreamState = { robin: new RoundRobin(), listing: undefined };
+  const sent = new RequestWindow();
+  const failing = new Set<string>();
+  let service: { client: SyncClient; key: string } | undefined;
   let closed = false;
   let queue: Promise<void> = Promise.resolve();
+  let pollTimer: NodeJS.Timeout | undefined;
+  let busyTimer: NodeJS.Timeout | undefined;
+  const interval = () => options.intervalSeconds ?? config.watchInterval;
+  const display = (file: string) => path.relative(config.rootDir, file) || file;
 
-  const shared = async (): Promise<SyncClient> => {
-    if (!client || clientFor !== config) {
-      await client?.close();
-      client = await options.connect(config);
-      clientFor = config;
+  /** One pool for the watcher's whole life, replaced only when a config edit changes the connection. */
+  const connection = async (): Promise<SyncClient> => {
+    const key = JSON.stringify([config.baseUrl, config.concurrency, config.timeout]);
+    if (service?.key !== key) {
+      await service?.client.close();
+      service = undefined;
+      service = { client: await options.connect(config), key };
     }
-    // sync closes the client it is given; the watcher keeps one pool for its whole life.
-    const c = client;
-    return {
-      listAll: () => c.listAll(),
-      getPrompt: (name, variables) => c.getPrompt(name, variables),
-      getContextDownloadUrl: (id) => c.getContextDownloadUrl(id),
-      downloadFile: (url, opts) => c.downloadFile(url, opts),
-      get stats() {
-        return c.stats;
-      },
-      close: async () => {},
-    };
+    return service.client;
   };
 
-  /** Runs tasks one at a time; a failure is reported and the last good files stay. */
-  const enqueue = (label: string, task: () => Promise<void>) => {
+  /** Runs tasks one at a time; a failure is reported, the last good files stay, and recovery is said. */
+  const enqueue = (label: string, task: () => Promise<void>): Promise<void> => {
     queue = queue.then(async () => {
       if (closed) return;
       try {
         await task();
+        if (failing.delete(label)) log.success(`${label[0]!.toUpperCase()}${label.slice(1)} works again.`);
       } catch (error) {
-        options.log.warn(`${label} failed, keeping the last good files: ${(error as Error).message}`);
+        failing.add(label);
+        log.warn(`${label[0]!.toUpperCase()}${label.slice(1)} failed; keeping the last good files. ${explain(error)}`);
       }
     });
     return queue;
   };
 
-  const runSync = async (names?: string[]) => {
-    const result = await sync({ config, connect: shared, ...(names ? { names } : {}) });
+  const runSync = async (client: SyncClient, names?: string[]) => {
+    const result = await sync({ config, connect: async () => client, ...(names ? { names } : {}) });
     stats.syncs++;
     const changes = describeChanges(result);
-    if (changes) options.log.success(`Synced: ${changes}`);
-  };
-
-  const regenerate = async () => {
-    const result = await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, force: true });
-    stats.generates++;
-    if (result.written) options.log.success(`Regenerated ${path.relative(config.rootDir, result.outputPath)} (${result.count} prompts)`);
-  };
-
-  /** Counts requests sent by `task` against the polling budget. */
-  const metered = async <T>(task: (service: SyncClient) => Promise<T>): Promise<T> => {
-    const service = await shared();
-    const before = service.stats.requests;
-    try {
-      return await task(service);
-    } finally {
-      const used = service.stats.requests - before;
-      for (let i = 0; i < used; i++) sent.push(Date.now());
-      stats.requests += used;
-    }
-  };
-
-  /** What changed upstream, within the budget: new or vanished names, and floating prompts in turn. */
-  const findChanges = (service: SyncClient, lockfile: Lockfile, allowed: number) => async () => {
-    const entries = requestedEntries(config.prompts);
-    const before = service.stats.requests;
-    const changed = new Set<string>();
-    let full = false;
-    if (entries.length === 0 || entries.some((e) => e.kind === 'glob')) {
-      const listed = new Set(listedNames(await service.listAll(), config.workspace).filter((n) => selectorFor(entries, n) !== undefined));
-      for (const name of listed) if (!lockfile.prompts[name]) changed.add(name);
-      const byGlob = Object.keys(lockfile.prompts).filter((n) => !entries.some((e) => e.kind === 'exact' && e.name === n));
-      full = byGlob.some((name) => !listed.has(name));
-    }
-    const floating = Object.keys(lockfile.prompts)
-      .filter((name) => isFloating(lockfile.prompts[name]!.selector))
-      .sort();
-    for (const name of robin.take(floating, allowed - (service.stats.requests - before))) {
-      const entry = lockfile.prompts[name]!;
-      const remote = await service.getPrompt(entry.selector ? `${name}:${entry.selector}` : name);
-      if (lockPrompt(name, entry.selector as Selector | null, remote).entry.integrity !== entry.integrity) changed.add(name);
-    }
-    return { changed: [...changed].sort(), full };
+    if (changes) log.success(`Synced: ${changes}`);
   };
 
   const poll = async () => {
     stats.polls++;
-    const now = Date.now();
-    while (sent.length > 0 && sent[0]! <= now - 60_000) sent.shift();
-    const budget = pollBudget({ intervalSeconds: options.intervalSeconds ?? config.watchInterval, limitPerMinute: options.limitPerMinute });
-    const allowed = Math.min(budget.perPoll, budget.perMinute - sent.length);
-    if (allowed <= 0) return;
-    const lockfile = await readLockfile(await openStoreView(config.rootDir), config.lockfilePath);
-    if (!lockfile) {
-      await metered(() => runSync());
+    const budget = pollBudget({ intervalSeconds: interval(), limitPerMinute: options.limitPerMinute });
+    const allowance = { now: pollAllowance(budget, sent), share: budget.perPoll, room: Math.max(0, budget.perMinute - sent.used()) };
+    if (allowance.now === 0) log.verbose?.(`Poll ${stats.polls}: the request budget (${budget.perMinute}/min) is used up; checking nothing.`);
+    const client = await connection();
+    const before = client.stats.requests;
+    try {
+      const view = await openStoreView(config.rootDir);
+      const lockfile = await readLockfile(view, config.lockfilePath);
+      const found = await checkUpstream(client, config, lockfile, upstream, allowance);
+      stats.checks += found.checked.length;
+      if (found.listed) stats.listings++;
+      log.verbose?.(`Poll ${stats.polls}: ${found.listed ? 'listed, ' : ''}checked ${found.checked.length}, changed ${found.changed.length}.`);
+      if (found.changed.length + found.pending.length + found.vanished.length === 0) return;
+      const left = Math.max(0, allowance.now - (client.stats.requests - before));
+      const observed = pollClient({ service: client, observed: found.observed, config, view, lockfile });
+      // A full sync also prunes vanished prompts; it fits when every new prompt fits the budget.
+      if (found.complete && found.pending.length <= left) return await runSync(observed);
+      const now = found.pending.slice(0, left);
+      const later = found.pending.length - now.length;
+      if (later > 0) log.info(`${later} more new ${later === 1 ? 'prompt waits' : 'prompts wait'} for the next polls (request budget).`);
+      if (found.changed.length + now.length > 0) await runSync(observed, [...found.changed, ...now]);
+    } finally {
+      const used = client.stats.requests - before;
+      sent.record(used);
+      stats.requests += used;
+    }
+  };
+
+  /** Takes the run lock, or returns undefined when another promptlock run holds the store. */
+  const tryRunLock = async (): Promise<RunLock | undefined> => {
+    try {
+      return await acquireRunLock(config.rootDir, 'watch');
+    } catch (error) {
+      if (error instanceof PromptlockError) return undefined;
+      throw error;
+    }
+  };
+
+  const regenerate = async (files: readonly string[]) => {
+    const lock = await tryRunLock();
+    if (!lock) {
+      // Another run is writing the store; its writes bring new events, and this retry covers the rest.
+      clearTimeout(busyTimer);
+      busyTimer = setTimeout(() => void enqueue('regenerate', () => regenerate(files)), BUSY_RETRY_MS);
       return;
     }
-    const { changed, full } = await metered((service) => findChanges(service, lockfile, allowed)());
-    if (full) await metered(() => runSync());
-    else if (changed.length > 0) await metered(() => runSync(changed));
+    try {
+      const result = await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, force: true });
+      stats.generates++;
+      if (result.written) log.success(`Regenerated ${display(result.outputPath)} (${result.count} ${result.count === 1 ? 'prompt' : 'prompts'})`);
+      for (const name of await editedSnapshots(config, files)) {
+        log.warn(
+          `The snapshot of ${name} no longer matches the lockfile (edited by hand?). The module follows it, as \`promptlock generate\` does; ` +
+            '`promptlock check` reports it until the edit is reverted or `promptlock sync` fetches the prompt again.',
+        );
+      }
+    } finally {
+      await lock.release();
+    }
   };
 
-  // File watching: folders and files, no globs; chokidar is loaded only here.
-  const { watch } = await import('chokidar');
-  const watched = () => [config.configPath, config.lockfilePath, config.snapshotsDir].filter((p): p is string => Boolean(p));
-  const watcher = watch(watched(), { ignoreInitial: true, ignored: (p: string) => p.includes(`${path.sep}.promptlock`) });
-  let debounce: NodeJS.Timeout | undefined;
-  let configChanged = false;
-  watcher.on('all', (_event, file) => {
-    if (closed) return;
-    if (file === config.configPath) configChanged = true;
-    else if (!file.endsWith('.json') && !file.includes('.files')) return;
-    clearTimeout(debounce);
-    debounce = setTimeout(() => {
-      if (configChanged) {
-        configChanged = false;
-        void enqueue('config reload', async () => {
-          const next = await options.loadConfig();
-          const moved = watched().join('\n') !== [next.configPath, next.lockfilePath, next.snapshotsDir].filter(Boolean).join('\n');
-          config = next;
-          if (moved) watcher.add(watched());
-          options.log.info('Config changed: syncing.');
-          await runSync();
-        });
-      } else {
-        void enqueue('regenerate', regenerate);
-      }
-    }, options.debounceMs ?? 100);
-  });
-  const watcherReady = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const reloadConfig = async () => {
+    let next: ResolvedConfig;
+    try {
+      next = await options.loadConfig();
+    } catch (error) {
+      log.warn(`The edited config is not valid; keeping the last good config until it is fixed. ${explain(error)}`);
+      return;
+    }
+    config = next;
+    files.update(pathsOf(config));
+    upstream.listing = undefined; // the config may ask for other workspaces: list again
+    log.info('Config changed: syncing what it asks for.');
+    await poll();
+    await regenerate([]);
+  };
 
-  let timer: NodeJS.Timeout | undefined;
+  const onBatch = (batch: FileBatch) => {
+    if (batch.config) void enqueue('config reload', reloadConfig);
+    else void enqueue('regenerate', () => regenerate(batch.files));
+  };
+
+  const files = await watchFiles(pathsOf(config), {
+    debounceMs: options.debounceMs ?? 100,
+    onBatch,
+    onError: (error) => log.warn(`Watching files failed: ${error.message}`),
+  });
+
   const schedule = () => {
     if (closed) return;
-    timer = setTimeout(() => {
-      void enqueue('poll', poll).then(schedule);
-    }, (options.intervalSeconds ?? config.watchInterval) * 1000);
+    pollTimer = setTimeout(() => void enqueue('poll', poll).then(schedule), interval() * 1000);
   };
-  const ready = Promise.all([watcherReady, enqueue('generate', regenerate).then(() => enqueue('poll', poll))]).then(() => {
+
+  const ready = (async () => {
+    await files.ready;
+    await enqueue('poll', poll);
+    await enqueue('regenerate', () => regenerate([]));
     schedule();
-  });
+  })();
 
   return {
     ready,
     stats,
     async close() {
+      if (closed) return;
       closed = true;
-      clearTimeout(timer);
-      clearTimeout(debounce);
-      await watcher.close();
+      clearTimeout(pollTimer);
+      clearTimeout(busyTimer);
+      await files.close();
+      // A run in progress finishes (its writes are one transaction either way); none starts after.
       await queue;
-      await client?.close();
+      await service?.client.close();
     },
   };
 }

@@ -1,43 +1,68 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { action, type CliRuntime } from '../action.js';
 
-function positive(label: string) {
+function atLeast(label: string, min: number) {
   return (value: string) => {
     const n = Number(value);
-    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${label} must be a positive number, got "${value}".`);
+    if (!Number.isFinite(n) || n < min) throw new InvalidArgumentError(`${label} must be a number of at least ${min}, got "${value}".`);
     return n;
   };
+}
+
+/**
+ * Resolves with the first SIGINT or SIGTERM. Both handlers go once the first arrives, so a second
+ * Ctrl-C gets Node's default and ends a process whose shutdown hangs.
+ */
+function firstSignal(): { signal: Promise<NodeJS.Signals>; cancel: () => void } {
+  let stop: (signal: NodeJS.Signals) => void = () => {};
+  const cancel = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
+    stop = (name) => {
+      cancel();
+      resolve(name);
+    };
+  });
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return { signal, cancel };
 }
 
 export function registerWatch(program: Command, runtime: CliRuntime): void {
   program
     .command('watch')
     .description('regenerate on local changes; poll the service for floating selectors and sync what changed')
-    .option('--interval <seconds>', 'seconds between polls (default: watchInterval from the config)', positive('--interval'))
-    .option('--rate-limit <requests>', "the service's per-minute limit; polling spends at most 20% of it (default 1000)", positive('--rate-limit'))
+    .option('--interval <seconds>', 'seconds between polls (default: watchInterval from the config)', atLeast('--interval', 0.1))
+    .option('--rate-limit <requests>', "the service's per-minute limit; polling spends at most 20% of it (default 1000)", atLeast('--rate-limit', 1))
     .action(
       action(runtime, async (ctx, opts: { interval?: number; rateLimit?: number }) => {
-        const [{ startWatch }, { connector }, { loadCommandConfig }] = await Promise.all([
-          import('../../watch/watch.js'),
-          import('../connect.js'),
-          import('../load-command-config.js'),
-        ]);
-        const handle = await startWatch({
-          loadConfig: () => loadCommandConfig(ctx),
-          connect: (config) => connector(ctx, config)(),
-          log: ctx.logger,
-          ...(opts.interval ? { intervalSeconds: opts.interval } : {}),
-          ...(opts.rateLimit ? { limitPerMinute: opts.rateLimit } : {}),
-        });
-        await handle.ready;
-        ctx.logger.info('Watching for changes (Ctrl-C to stop)…');
-        const signal = await new Promise<NodeJS.Signals>((resolve) => {
-          process.once('SIGINT', () => resolve('SIGINT'));
-          process.once('SIGTERM', () => resolve('SIGTERM'));
-        });
-        ctx.logger.info(`Stopping (${signal})…`);
-        await handle.close();
-        return 0;
+        // Handlers go in first: a Ctrl-C during the first sync still stops cleanly, with code 0.
+        const stop = firstSignal();
+        try {
+          const [{ startWatch }, { connector }, { loadCommandConfig }] = await Promise.all([
+            import('../../watch/watch.js'),
+            import('../connect.js'),
+            import('../load-command-config.js'),
+          ]);
+          const handle = await startWatch({
+            loadConfig: () => loadCommandConfig(ctx),
+            connect: (config) => connector(ctx, config)(),
+            log: ctx.logger,
+            ...(opts.interval ? { intervalSeconds: opts.interval } : {}),
+            ...(opts.rateLimit ? { limitPerMinute: opts.rateLimit } : {}),
+          });
+          const first = await Promise.race([handle.ready.then(() => undefined), stop.signal]);
+          if (!first) ctx.logger.info('Watching for changes (Ctrl-C to stop)…');
+          const signal = first ?? (await stop.signal);
+          ctx.logger.info(`Stopping (${signal})…`);
+          await handle.close();
+          ctx.logger.info('Stopped.');
+          return 0;
+        } finally {
+          stop.cancel();
+        }
       }),
     );
 }
