@@ -1,6 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { action, type CliRuntime } from '../action.js';
 
+/** Retries of one request in watch mode (a one-off sync uses the client's default of 5). */
+const WATCH_RETRIES = 2;
+
 function atLeast(label: string, min: number) {
   return (value: string) => {
     const n = Number(value);
@@ -41,14 +44,24 @@ export function registerWatch(program: Command, runtime: CliRuntime): void {
         // Handlers go in first: a Ctrl-C during the first sync still stops cleanly, with code 0.
         const stop = firstSignal();
         try {
-          const [{ startWatch }, { connector }, { loadCommandConfig }] = await Promise.all([
+          const [{ startWatch }, { createClient }, { loadCommandConfig }] = await Promise.all([
             import('../../watch/watch.js'),
-            import('../connect.js'),
+            import('../../api/index.js'),
             import('../load-command-config.js'),
           ]);
           const handle = await startWatch({
             loadConfig: () => loadCommandConfig(ctx),
-            connect: (config) => connector(ctx, config)(),
+            // Fewer retries than a one-off sync: the next poll is the retry, and a long backoff
+            // would hold file events back and spend the request budget on an outage.
+            connect: async (config) =>
+              createClient({
+                baseUrl: config.baseUrl,
+                apiKey: config.apiKey,
+                concurrency: config.concurrency,
+                timeoutMs: config.timeout,
+                retries: WATCH_RETRIES,
+                onEvent: (event) => ctx.logger.verbose(`service: ${JSON.stringify(event)}`),
+              }),
             log: ctx.logger,
             ...(opts.interval ? { intervalSeconds: opts.interval } : {}),
             ...(opts.rateLimit ? { limitPerMinute: opts.rateLimit } : {}),
