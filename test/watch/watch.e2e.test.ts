@@ -108,6 +108,10 @@ describe('promptlock watch (built CLI)', () => {
     // The poll that found it: the one in progress at publish time may have missed it, the next may not.
     const finder = Math.max(...[...proc.stderr().slice(0, synced).matchAll(/Poll (\d+):/g)].map((m) => Number(m[1])));
     expect(finder).toBeLessThanOrEqual(lastBefore + 2);
+    // Our own writes come back as file events: they regenerate nothing (the module is already
+    // current) and start nothing else — by the next poll, no "Regenerated" line has appeared.
+    await proc.waitFor(/Poll \d+:/, synced);
+    expect(proc.stderr().slice(synced)).not.toContain('Regenerated');
     const lock = JSON.parse(await read(dir, 'prompts.lock.json'));
     expect(lock.prompts['@bulk/prompt-0000'].version).toBe('v2');
     await stopCleanly(dir, proc);
