@@ -83,3 +83,20 @@ export interface ContextDownload {
 /** The three prompt texts that may hold `{{variables}}`, in the order the SDK reads them. */
 export const TEXT_FIELDS = ['content', 'systemPrompt', 'critiquePrompt'] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
+
+/** The prompt's fields in the order snapshots and generated objects list them; extra fields follow, sorted. */
+export const PROMPT_FIELD_ORDER = [
+  'id',
+  'title',
+  'description',
+  'category',
+  'tags',
+  'version',
+  'workspaceSlug',
+  'packageName',
+  'systemPrompt',
+  'content',
+  'critiquePrompt',
+  'context',
+  'metadata',
+] as const;

@@ -10,7 +10,7 @@ const root = path.resolve('.');
 
 function runDemo(): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, CI: 'true', NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', NO_COLOR: '1' };
     delete env.PROMPTLOCK_API_KEY;
     delete env.BAYT_API_KEY;
     delete env.PROMPTLOCK_BASE_URL;

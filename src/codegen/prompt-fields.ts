@@ -7,24 +7,10 @@
  * prompts a schema parse was the largest cost of `generate` after the file reads.
  */
 import { LockfileError } from '../errors.js';
-import type { Prompt, TextField } from '../types.js';
+import { PROMPT_FIELD_ORDER, type Prompt, type TextField } from '../types.js';
 
 /** Order of the returned object's keys: the spec's, then any extra field sorted. */
-export const FIELD_ORDER = [
-  'id',
-  'title',
-  'description',
-  'category',
-  'tags',
-  'version',
-  'workspaceSlug',
-  'packageName',
-  'systemPrompt',
-  'content',
-  'critiquePrompt',
-  'context',
-  'metadata',
-] as const;
+export const FIELD_ORDER = PROMPT_FIELD_ORDER;
 
 const KNOWN: ReadonlySet<string> = new Set(FIELD_ORDER);
 const TEXTS: ReadonlySet<string> = new Set<TextField>(['content', 'systemPrompt', 'critiquePrompt']);

@@ -4,25 +4,9 @@
  * as an array of lines, so a one-line edit of a prompt is a one-line git diff.
  */
 import { LockfileError } from '../errors.js';
-import type { Prompt } from '../types.js';
+import { PROMPT_FIELD_ORDER, type Prompt } from '../types.js';
 import { integrityOf } from './integrity.js';
 
-/** Top-level keys in the spec's order; any other key follows, sorted. */
-const PROMPT_KEY_ORDER = [
-  'id',
-  'title',
-  'description',
-  'category',
-  'tags',
-  'version',
-  'workspaceSlug',
-  'packageName',
-  'systemPrompt',
-  'content',
-  'critiquePrompt',
-  'context',
-  'metadata',
-];
 
 /** String fields stored as arrays of lines when they hold a newline. */
 const MULTILINE_FIELDS = new Set(['content', 'systemPrompt', 'critiquePrompt', 'description']);
@@ -36,9 +20,9 @@ function sortKeysDeep(value: unknown): unknown {
 }
 
 function orderPromptKeys(prompt: Record<string, unknown>): string[] {
-  const known = PROMPT_KEY_ORDER.filter((key) => key in prompt);
+  const known: string[] = PROMPT_FIELD_ORDER.filter((key) => key in prompt);
   const extra = Object.keys(prompt)
-    .filter((key) => !PROMPT_KEY_ORDER.includes(key))
+    .filter((key) => !(PROMPT_FIELD_ORDER as readonly string[]).includes(key))
     .sort();
   return [...known, ...extra];
 }

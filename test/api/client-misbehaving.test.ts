@@ -38,7 +38,7 @@ describe('paging', () => {
   ])('fails clearly when a page with hasMore gives %s', async (_name, nextCursor, expected) => {
     let requests = 0;
     await withTinyServer(
-      (req, res) => {
+      (_req, res) => {
         const page = requests++;
         res.end(json({ prompts: [item(page * 2), item(page * 2 + 1)], cursor: nextCursor(page), hasMore: true }));
       },

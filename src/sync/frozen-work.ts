@@ -1,0 +1,50 @@
+/** `sync --frozen`: the lockfile is law; only snapshots missing on disk are fetched, at the locked version. */
+import { LockfileError } from '../errors.js';
+import type { Selector } from '../package-name.js';
+import { readLockedSnapshot } from '../store/read-store.js';
+import type { Prompt } from '../types.js';
+import { compareConfigWithLock } from './compare-config.js';
+import { fetchPrompt } from './fetch-prompt.js';
+import { mapAll, type RunContext, type Work } from './run-context.js';
+
+export async function frozenWork(ctx: RunContext): Promise<Work> {
+  const { options, view, previous, entries, withFiles, connect } = ctx;
+  const { config } = options;
+  if (Object.keys(previous.prompts).length === 0 && !(await view.readFile(config.lockfilePath))) {
+    throw new LockfileError(`sync --frozen needs a lockfile, and ${config.lockfilePath} does not exist.`, {
+      hint: 'Run `promptlock sync` once and commit the lockfile and snapshots.',
+    });
+  }
+  const problems = compareConfigWithLock(entries, previous);
+  if (problems.length > 0) {
+    throw new LockfileError(`The config and the lockfile disagree:\n  - ${problems.join('\n  - ')}`, {
+      hint: 'Run `promptlock sync` to update the lockfile, then commit it.',
+    });
+  }
+  const names = Object.keys(previous.prompts).sort();
+  options.onEvent?.({ type: 'phase', phase: 'fetch', total: names.length });
+  let done = 0;
+  const kept = new Map<string, Prompt>();
+  const fetched = await mapAll(names, async (name) => {
+    const entry = previous.prompts[name]!;
+    const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, withFiles);
+    if (state.ok) {
+      kept.set(name, state.prompt);
+      options.onEvent?.({ type: 'prompt', name, done: ++done, total: names.length, fetched: false });
+      return [];
+    }
+    const got = await fetchPrompt(await connect(), name, entry.selector as Selector | null, {
+      withFiles,
+      exactVersion: entry.version === 'v0' ? 'draft' : entry.version,
+    });
+    if (got.entry.integrity !== entry.integrity) {
+      throw new LockfileError(`${name}@${entry.version} on the service no longer matches the lockfile (${state.problem}).`, {
+        hint: 'Someone changed this version upstream. Run `promptlock sync` to lock what the service has now, and review the diff.',
+      });
+    }
+    options.onEvent?.({ type: 'prompt', name, done: ++done, total: names.length, fetched: true });
+    return [got];
+  });
+  return { next: previous, fetched: fetched.flat(), kept, partial: false };
+}
+

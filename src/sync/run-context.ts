@@ -1,0 +1,42 @@
+import type { StoreView } from '../store/commit-changes.js';
+import type { Lockfile } from '../store/lockfile-format.js';
+import type { Prompt } from '../types.js';
+import { AggregatePromptlockError, PromptlockError } from '../errors.js';
+import type { FetchedPrompt } from './fetch-prompt.js';
+import type { RequestedEntry } from './requested-entries.js';
+import type { SyncClient } from './sync-client.js';
+import type { SyncOptions } from './sync.js';
+
+/** What one sync run knows before it fetches: shared by the normal and the frozen path. */
+export interface RunContext {
+  options: SyncOptions;
+  view: StoreView;
+  previous: Lockfile;
+  entries: readonly RequestedEntry[];
+  withFiles: boolean;
+  connect: () => Promise<SyncClient>;
+}
+
+/** What a run decided: the new lockfile, the prompts it fetched, and the ones it kept. */
+export interface Work {
+  next: Lockfile;
+  fetched: FetchedPrompt[];
+  /** Prompts not fetched this run, read from their snapshots. */
+  kept: Map<string, Prompt>;
+  partial: boolean;
+}
+
+
+/** Runs fetches for every target, collecting failures so one bad prompt does not hide others. */
+export async function mapAll<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
+  const settled = await Promise.allSettled(items.map(run));
+  const errors = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+  if (errors.length > 0) {
+    const unexpected = errors.find((e) => !(e instanceof PromptlockError));
+    if (unexpected) throw unexpected;
+    if (errors.length === 1) throw errors[0];
+    throw new AggregatePromptlockError(`${errors.length} prompts failed; nothing was written.`, errors as PromptlockError[]);
+  }
+  return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
+}
+

@@ -1,0 +1,67 @@
+/** The normal sync: resolve targets, keep what is pinned and intact, fetch the rest. */
+import { ServiceError } from '../errors.js';
+import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
+import { readLockedSnapshot } from '../store/read-store.js';
+import type { Prompt } from '../types.js';
+import { closeMatches } from './close-matches.js';
+import { fetchPrompt, type ReusableFile } from './fetch-prompt.js';
+import { listedNames } from './list-names.js';
+import { resolveTargets, type Target } from './resolve-targets.js';
+import { reusableFiles } from './reusable-files.js';
+import { mapAll, type RunContext, type Work } from './run-context.js';
+
+function isPinnedAndLocked(target: Target, locked: LockEntry | undefined): boolean {
+  return Boolean(locked && target.selector && /^v\d+$/.test(target.selector) && locked.selector === target.selector && locked.version === target.selector);
+}
+
+export async function syncWork(ctx: RunContext): Promise<Work> {
+  const { options, view, previous, entries, withFiles, connect } = ctx;
+  const { config } = options;
+  let listing: Promise<string[]> | undefined;
+  const listed = () =>
+    (listing ??= (async () => {
+      options.onEvent?.({ type: 'phase', phase: 'list' });
+      return listedNames(await (await connect()).listAll(), config.workspace);
+    })());
+  const { targets, partial } = await resolveTargets(entries, options, listed);
+  options.onEvent?.({ type: 'phase', phase: 'fetch', total: targets.length });
+  let done = 0;
+  const kept = new Map<string, Prompt>();
+  const results = await mapAll(targets, async (target) => {
+    const locked = previous.prompts[target.name];
+    if (isPinnedAndLocked(target, locked)) {
+      const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked!, withFiles);
+      const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked!.files?.[c.id]);
+      if (state.ok && filesComplete) {
+        kept.set(target.name, state.prompt);
+        options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total: targets.length, fetched: false });
+        return { name: target.name, entry: locked! };
+      }
+    }
+    const reusable: ReadonlyMap<string, ReusableFile> = withFiles && locked ? await reusableFiles(view, config.snapshotsDir, locked) : new Map();
+    try {
+      const fetched = await fetchPrompt(await connect(), target.name, target.selector, { withFiles, reusable });
+      options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total: targets.length, fetched: true });
+      return { name: target.name, entry: fetched.entry, fetched };
+    } catch (error) {
+      throw await explainNotFound(error, target.name, listed);
+    }
+  });
+  const next: Lockfile = { lockfileVersion: previous.lockfileVersion, prompts: partial ? { ...previous.prompts } : {} };
+  for (const result of results) next.prompts[result.name] = result.entry;
+  return { next, fetched: results.flatMap((r) => ('fetched' in r && r.fetched ? [r.fetched] : [])), kept, partial };
+}
+
+/** A 404 for a name the config asks for, with the names the service does list that come close. */
+async function explainNotFound(error: unknown, name: string, listed: () => Promise<string[]>): Promise<unknown> {
+  if (!(error instanceof ServiceError) || error.status !== 404) return error;
+  let suggestions: string[] = [];
+  try {
+    suggestions = closeMatches(name, await listed());
+  } catch {
+    // The suggestion is a courtesy; the 404 is what matters.
+  }
+  const hint = suggestions.length > 0 ? `Did you mean ${suggestions.join(', ')}?` : 'Check the name in prompts.config.ts and that your key can read its workspace.';
+  return new ServiceError(`Prompt ${name} was not found on the service (404).`, { status: 404, code: 'not_found', hint, cause: error });
+}
+
