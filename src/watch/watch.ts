@@ -86,7 +86,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const stats: WatchStats = { polls: 0, requests: 0, checks: 0, listings: 0, syncs: 0, generates: 0 };
   const upstream: UpstreamState = { robin: new RoundRobin(), listing: undefined };
   const sent = new RequestWindow();
-  const failing = new Set<string>();
+  const failing = new Map<string, string>(); // label → the failure last reported
   let service: { client: SyncClient; key: string } | undefined;
   let closed = false;
   let queue: Promise<void> = Promise.resolve();
@@ -106,16 +106,22 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
     return service.client;
   };
 
-  /** Runs tasks one at a time; a failure is reported, the last good files stay, and recovery is said. */
+  /**
+   * Runs tasks one at a time. A failure is reported once (the same failure again, poll after poll
+   * during an outage, only in --verbose), the last good files stay, and recovery is said.
+   */
   const enqueue = (label: string, task: () => Promise<void>): Promise<void> => {
+    const Label = `${label[0]!.toUpperCase()}${label.slice(1)}`;
     queue = queue.then(async () => {
       if (closed) return;
       try {
         await task();
-        if (failing.delete(label)) log.success(`${label[0]!.toUpperCase()}${label.slice(1)} works again.`);
+        if (failing.delete(label)) log.success(`${Label} works again.`);
       } catch (error) {
-        failing.add(label);
-        log.warn(`${label[0]!.toUpperCase()}${label.slice(1)} failed; keeping the last good files. ${explain(error)}`);
+        const why = explain(error);
+        if (failing.get(label) === why) log.verbose?.(`${Label} failed again: ${why}`);
+        else log.warn(`${Label} failed; keeping the last good files. ${why}`);
+        failing.set(label, why);
       }
     });
     return queue;
