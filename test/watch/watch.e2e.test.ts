@@ -52,7 +52,7 @@ async function stopCleanly(dir: string, proc: WatchProcess): Promise<void> {
   expect(proc.stderr()).toContain('Stopped.');
   const work = await readdir(path.join(dir, '.promptlock')).catch(() => []);
   expect(work.filter((name) => name.startsWith('tx-') || name === 'run.lock')).toEqual([]);
-  const generated = await readdir(path.join(dir, path.dirname(MODULE)));
+  const generated = await readdir(path.join(dir, path.dirname(MODULE))).catch(() => []);
   expect(generated.filter((name) => name.endsWith('.tmp'))).toEqual([]);
 }
 
@@ -140,6 +140,22 @@ describe('promptlock watch (built CLI)', () => {
     await proc.waitFor(/Poll works again\./, mark);
     await waitUntil('revision 2 in the module', async () => (await read(dir, MODULE)).includes('revision 2'));
     await stopCleanly(dir, proc);
+  });
+
+  it('Ctrl-C during the first sync exits 0 and leaves the store complete or untouched', async () => {
+    const served = await writeServedFolder(undefined, 3, 1);
+    dirs.push(served);
+    // Slow answers, so the signal arrives while the first sync is still fetching.
+    const server = await startServer({ dir: served, port: 0, keys: [{ key: KEY }], latencyMs: 300 });
+    servers.push(server);
+    const dir = await project(server, ['@bulk/*']);
+    const proc = watch(dir);
+    await waitUntil('the first request of the watch', () => server.stats.byRoute.get ?? 0);
+    expect(proc.stderr()).not.toContain('Watching for changes');
+    await stopCleanly(dir, proc);
+    const lockfile = await read(dir, 'prompts.lock.json');
+    if (lockfile) expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: dir })).code).toBe(0);
+    else expect(await read(dir, MODULE)).toBe('');
   });
 
   it('picks up config edits (add, remove); an invalid edit warns and keeps the last good config', async () => {
