@@ -83,7 +83,7 @@ export async function checkUpstream(
   const pending = [...requested].filter(([name, selector]) => locked[name]?.selector !== selector).map(([name]) => name).sort();
   const vanished = complete ? Object.keys(locked).filter((name) => !requested.has(name)).sort() : [];
 
-  const observed: Observations = { listing: state.listing?.items, prompts: new Map() };
+  const observed: Observations = { listing: state.listing?.items, prompts: new Map(), missing: new Set() };
   const changed: string[] = [];
   const settled = new Set([...pending, ...vanished]);
   const checked = state.robin.take(
@@ -102,6 +102,7 @@ export async function checkUpstream(
       // Gone upstream: a fresh listing drops a listed prompt; an exact entry is a config problem
       // that the sync reports with suggestions.
       state.listing = undefined;
+      observed.missing.add(asked);
       if (entries.some((e) => e.kind === 'exact' && e.name === name)) changed.push(name);
     }
   }

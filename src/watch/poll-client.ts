@@ -19,6 +19,8 @@ export interface Observations {
   listing: PromptSummary[] | undefined;
   /** Prompts fetched this poll, by the exact name asked (with its selector, if any). */
   prompts: Map<string, Prompt>;
+  /** Names asked this poll that the service did not find (404): never answered from the store. */
+  missing: Set<string>;
 }
 
 export interface PollClientOptions {
@@ -49,6 +51,7 @@ export function pollClient(options: PollClientOptions): SyncClient {
     },
     async getPrompt(asked, variables) {
       if (variables) return service.getPrompt(asked, variables);
+      if (observed.missing.has(asked)) return service.getPrompt(asked);
       const seen = observed.prompts.get(asked) ?? (await fromStore(asked));
       return seen ?? service.getPrompt(asked);
     },

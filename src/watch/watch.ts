@@ -155,7 +155,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       if (found.complete && found.pending.length <= left) return await runSync(observed);
       const now = found.pending.slice(0, left);
       const later = found.pending.length - now.length;
-      if (later > 0) log.info(`${later} more new ${later === 1 ? 'prompt waits' : 'prompts wait'} for the next polls (request budget).`);
+      if (later > 0) log.info(`${later} more new ${later === 1 ? 'prompt waits' : 'prompts wait'} for the next polls (request budget; \`promptlock sync\` fetches all at once).`);
       if (found.changed.length + now.length > 0) await runSync(observed, [...found.changed, ...now]);
     } finally {
       const used = client.stats.requests - before;

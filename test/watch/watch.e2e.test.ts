@@ -4,7 +4,7 @@
  * good module and recovers, config edits (good and bad) are picked up. Every watch is stopped with
  * SIGINT by PID and must exit 0 and be gone. Run `npx tsup` first.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index.js';
@@ -139,6 +139,19 @@ describe('promptlock watch (built CLI)', () => {
     servers.push(back);
     await proc.waitFor(/Poll works again\./, mark);
     await waitUntil('revision 2 in the module', async () => (await read(dir, MODULE)).includes('revision 2'));
+    await stopCleanly(dir, proc);
+  });
+
+  it('a prompt the config names is deleted upstream: says so (404) and keeps the last good module', async () => {
+    const { server, served } = await serve(2);
+    const dir = await project(server, ['@bulk/prompt-0000', '@bulk/prompt-0001']);
+    const proc = watch(dir);
+    await proc.waitFor(/Watching for changes/);
+    const good = await read(dir, MODULE);
+    await rm(path.join(served, 'bulk', 'prompt-0001.json'));
+    await server.reload();
+    await proc.waitFor(/warning: Poll failed; keeping the last good files\. Prompt @bulk\/prompt-0001 was not found on the service \(404\)/);
+    expect(await read(dir, MODULE)).toBe(good);
     await stopCleanly(dir, proc);
   });
 
