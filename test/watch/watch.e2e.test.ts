@@ -103,6 +103,8 @@ describe('promptlock watch (built CLI)', () => {
     await server.reload();
     const lastBefore = Math.max(...polled());
     await waitUntil('revision 2 in the module', async () => (await read(dir, MODULE)).includes('revision 2'));
+    // The module is written inside the sync's commit; the line saying so comes after it returns.
+    await proc.waitFor(/Synced: ~ @bulk\/prompt-0000 v1 → v2/);
     const synced = proc.stderr().indexOf('Synced: ~ @bulk/prompt-0000 v1 → v2');
     expect(synced).toBeGreaterThan(0);
     // The poll that found it: the one in progress at publish time may have missed it, the next may not.
