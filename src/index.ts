@@ -27,7 +27,7 @@ export type { PromptDiff } from './sync/diff-prompts.js';
 export { generate, generateModule } from './codegen/index.js';
 export type { GenerateOptions, GenerateResult } from './codegen/index.js';
 export { startWatch } from './watch/watch.js';
-export type { WatchHandle, WatchOptions } from './watch/watch.js';
+export type { WatchHandle, WatchOptions, WatchStats, WatchLog } from './watch/watch.js';
 export { renderModuleFromStore, typecheckModule } from './codegen/index.js';
 export type { CodegenPrompt } from './codegen/index.js';
 export { startServer, LOCAL_TEST_KEY } from './server/index.js';

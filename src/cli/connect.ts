@@ -3,7 +3,7 @@ import type { SyncClient } from '../sync/sync-client.js';
 import type { CommandContext } from './context.js';
 
 /** Opens the service client for a command, reporting retries and rate-limit waits in --verbose. */
-export function connector(ctx: CommandContext, config: ResolvedConfig): () => Promise<SyncClient> {
+export function connector(ctx: CommandContext, config: ResolvedConfig, overrides: { retries?: number } = {}): () => Promise<SyncClient> {
   return async () => {
     const { createClient } = await import('../api/index.js');
     return createClient({
@@ -11,6 +11,7 @@ export function connector(ctx: CommandContext, config: ResolvedConfig): () => Pr
       apiKey: config.apiKey,
       concurrency: config.concurrency,
       timeoutMs: config.timeout,
+      ...overrides,
       onEvent: (event) => ctx.logger.verbose(`service: ${JSON.stringify(event)}`),
     });
   };

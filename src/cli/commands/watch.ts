@@ -44,24 +44,16 @@ export function registerWatch(program: Command, runtime: CliRuntime): void {
         // Handlers go in first: a Ctrl-C during the first sync still stops cleanly, with code 0.
         const stop = firstSignal();
         try {
-          const [{ startWatch }, { createClient }, { loadCommandConfig }] = await Promise.all([
+          const [{ startWatch }, { connector }, { loadCommandConfig }] = await Promise.all([
             import('../../watch/watch.js'),
-            import('../../api/index.js'),
+            import('../connect.js'),
             import('../load-command-config.js'),
           ]);
           const handle = await startWatch({
             loadConfig: () => loadCommandConfig(ctx),
             // Fewer retries than a one-off sync: the next poll is the retry, and a long backoff
             // would hold file events back and spend the request budget on an outage.
-            connect: async (config) =>
-              createClient({
-                baseUrl: config.baseUrl,
-                apiKey: config.apiKey,
-                concurrency: config.concurrency,
-                timeoutMs: config.timeout,
-                retries: WATCH_RETRIES,
-                onEvent: (event) => ctx.logger.verbose(`service: ${JSON.stringify(event)}`),
-              }),
+            connect: (config) => connector(ctx, config, { retries: WATCH_RETRIES })(),
             log: ctx.logger,
             ...(opts.interval ? { intervalSeconds: opts.interval } : {}),
             ...(opts.rateLimit ? { limitPerMinute: opts.rateLimit } : {}),
