@@ -1,0 +1,74 @@
+/** Progress and colour: a live bar on a terminal, plain lines when piped or in CI, NO_COLOR honoured. */
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_TEST_KEY, startServer, type RunningServer } from '../../src/server/index.js';
+import { BIN, runBuiltCli } from '../helpers/cli.js';
+import { makeProject, removeDir } from '../helpers/project.js';
+
+// `script` (util-linux) gives the CLI a real pseudo-terminal.
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+function runOnTty(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    const timer = setTimeout(() => child.pid && process.kill(child.pid, 'SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve(out);
+    });
+  });
+}
+
+describe('progress output', () => {
+  let server: RunningServer;
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    server = await startServer({ dir: path.resolve('examples/workspace'), port: 0, latencyMs: 20 });
+  });
+  afterAll(async () => {
+    await server.close();
+    await Promise.all(dirs.map(removeDir));
+  });
+  const project = async () => {
+    const dir = await makeProject({ baseUrl: server.url, concurrency: 2 });
+    dirs.push(dir);
+    return dir;
+  };
+  const ttyEnv = (extra: NodeJS.ProcessEnv = {}) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
+    delete env.CI;
+    delete env.NO_COLOR;
+    return { ...env, ...extra };
+  };
+
+  it.skipIf(!hasScript)('draws a live bar with colour on a terminal', async () => {
+    const out = await runOnTty(['sync'], await project(), ttyEnv());
+    expect(out).toMatch(/Fetching [█░]+ \d+\/14/);
+    expect(out).toContain('\u001b[32m'); // green tick
+    expect(out).toContain('Synced 14 prompts');
+  });
+
+  it.skipIf(!hasScript)('honours NO_COLOR on a terminal', async () => {
+    const out = await runOnTty(['sync'], await project(), ttyEnv({ NO_COLOR: '1' }));
+    expect(out).toContain('Synced 14 prompts');
+    expect(out).not.toContain('\u001b[32m');
+  });
+
+  it.skipIf(!hasScript)('prints plain lines on a terminal when CI is set', async () => {
+    const out = await runOnTty(['sync'], await project(), ttyEnv({ CI: 'true' }));
+    expect(out).toContain('Fetching 14 prompts…');
+    expect(out).not.toMatch(/[█░]/);
+  });
+
+  it('prints plain lines and no escape codes when piped', async () => {
+    const run = await runBuiltCli(['sync'], { cwd: await project(), env: { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY, CI: undefined, NO_COLOR: undefined } });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('Fetching 14 prompts…');
+    expect(run.stderr).not.toContain('\u001b[');
+  });
+});
