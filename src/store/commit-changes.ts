@@ -215,3 +215,12 @@ export async function openStoreView(rootDir: string): Promise<StoreView> {
     },
   };
 }
+
+/** True when an interrupted run left a journal behind (cheap: one readdir, no writes). */
+export async function hasPendingJournal(rootDir: string): Promise<boolean> {
+  try {
+    return (await readdir(workDirOf(rootDir))).some((name) => name.startsWith('tx-'));
+  } catch {
+    return false;
+  }
+}

@@ -10,11 +10,15 @@ interface GenerateFlags {
 /** `promptlock generate`: the module from lockfile + snapshots. No network, no key. */
 async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<number> {
   // Loaded here rather than at the top so other commands do not pay for them at start-up.
-  const [{ loadConfig }, { generate }] = await Promise.all([
+  const [{ loadConfig }, { generate }, { finishInterruptedRun }] = await Promise.all([
     import('../../config/index.js'),
     import('../../codegen/generate.js'),
+    import('../../store/finish-interrupted-run.js'),
   ]);
   const config = await loadConfig({ cwd: ctx.io.cwd, configPath: ctx.globals.config, env: ctx.io.env });
+  if (await finishInterruptedRun(config.rootDir, 'generate')) {
+    ctx.logger.info('Completed the writes of an interrupted sync first.');
+  }
   const result = await generate({
     lockfilePath: config.lockfilePath,
     snapshotsDir: config.snapshotsDir,
