@@ -1,0 +1,160 @@
+/**
+ * Scenario 7, watch latency: `promptlock watch` (the built CLI, a child process) in a project of
+ * 1,000 prompts; one snapshot file is edited, and the time until the module file holds the edit
+ * is measured (polling its stat every 2 ms). The prompts are pinned, so the watcher's polls of the
+ * service send nothing; the poll interval is an hour anyway. The child is stopped by its PID.
+ * Alongside: `generate({ force: true })` timed in this process on the same store (what the
+ * watcher runs after its debounce), to tell the regeneration from the rest.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { generate, LOCAL_TEST_KEY, loadConfig } from '../../dist/index.js';
+import { runSync } from '../lib/run-sync.mjs';
+import { nameOf, packageOf, WORKSPACE, writeProject, writeServedFolder } from '../lib/served-folder.mjs';
+import { startService } from '../lib/service.mjs';
+import { median, percentile, thousands } from '../lib/stats.mjs';
+
+const BIN = fileURLToPath(new URL('../../bin/promptlock.js', import.meta.url));
+const PROMPTS = 1_000;
+const SAMPLES = 25;
+const SAMPLE_TIMEOUT_MS = 10_000;
+const READY_TIMEOUT_MS = 60_000;
+/** The watcher's debounce (src/watch/watch.ts, `debounceMs` default); not settable from the CLI. */
+const DEBOUNCE_MS = 100;
+
+function stamp(file) {
+  try {
+    const s = statSync(file);
+    return `${s.ino}:${s.mtimeMs}:${s.size}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/** Starts the watcher and resolves once it says it is watching. */
+function startWatcher(project) {
+  const child = spawn(process.execPath, [BIN, 'watch', '--interval', '3600'], {
+    cwd: project,
+    env: { ...process.env, PROMPTLOCK_API_KEY: LOCAL_TEST_KEY, CI: '1', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const ready = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`watch did not get ready in ${READY_TIMEOUT_MS} ms:\n${output}`)), READY_TIMEOUT_MS);
+    const onData = (chunk) => {
+      output += chunk;
+      if (output.includes('Watching for changes')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    exited.then(({ code }) => {
+      clearTimeout(timer);
+      reject(new Error(`watch exited (${code}) before it was ready:\n${output}`));
+    });
+  });
+  return {
+    child,
+    ready,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      process.kill(child.pid, 'SIGINT');
+      const timer = setTimeout(() => child.exitCode === null && process.kill(child.pid, 'SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Edits one line of one snapshot and waits until the module contains the edit; returns ms. */
+async function sample(snapshotsDir, outputPath, index, marker) {
+  const file = path.join(snapshotsDir, WORKSPACE, `${packageOf(index)}.json`);
+  const snapshot = JSON.parse(readFileSync(file, 'utf8'));
+  snapshot.content[5] = `Line 5 edited ${marker}`;
+  const before = stamp(outputPath);
+  writeFileSync(file, `${JSON.stringify(snapshot, null, 2)}\n`);
+  const start = performance.now();
+  for (;;) {
+    const now = stamp(outputPath);
+    if (now !== before && readFileSync(outputPath, 'utf8').includes(marker)) return performance.now() - start;
+    if (performance.now() - start > SAMPLE_TIMEOUT_MS) throw new Error(`the module did not change within ${SAMPLE_TIMEOUT_MS} ms of editing ${file}`);
+    await sleep(2);
+  }
+}
+
+export async function run({ runs = 3, log = () => {} } = {}) {
+  const work = mkdtempSync(path.join(tmpdir(), 'promptlock-bench-watch-'));
+  const service = await startService({
+    dir: writeServedFolder(path.join(work, 'served'), PROMPTS),
+    rateLimits: { authenticated: { perMinute: 1_000_000, perHour: 10_000_000 } },
+  });
+  let watcher;
+  try {
+    const names = Array.from({ length: PROMPTS }, (_, i) => `${nameOf(i)}:v1`);
+    const project = writeProject(path.join(work, 'project'), { baseUrl: service.url, concurrency: 64, prompts: names });
+    await runSync(project);
+    const config = await loadConfig({ cwd: project, env: { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY } });
+
+    const generateMs = [];
+    for (let i = 0; i < Math.max(3, runs); i++) {
+      const start = performance.now();
+      await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, force: true });
+      generateMs.push(performance.now() - start);
+    }
+
+    watcher = startWatcher(project);
+    await watcher.ready;
+    const latencies = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      // Spread over the store; a pause lets the previous run's writes and events settle.
+      latencies.push(await sample(config.snapshotsDir, config.outputPath, (i * 37) % PROMPTS, `bench-edit-${i}-${Date.now()}`));
+      await sleep(150);
+    }
+    log(`watch latency samples (ms): ${latencies.map((l) => Math.round(l)).join(' ')}`);
+    const p50 = percentile(latencies, 50);
+    const p95 = percentile(latencies, 95);
+    const gen = median(generateMs);
+    const scenario = `7 watch latency (${thousands(PROMPTS)} prompts, snapshot edit → module rewritten)`;
+    const note = `${SAMPLES} samples; of which ${DEBOUNCE_MS} ms is the watcher's fixed debounce and ~${Math.round(gen)} ms its generate(force) (median in process)`;
+    return [
+      {
+        scenario,
+        figure: 'p50',
+        value: p50,
+        unit: 'ms',
+        baseline: gen,
+        baselineLabel: 'generate({force}) alone, in process',
+        ratio: p50 / gen,
+        ratioLabel: '× generate',
+        goal: '≤ 150 ms',
+        met: p50 <= 150,
+        note,
+      },
+      {
+        scenario,
+        figure: 'p95',
+        value: p95,
+        unit: 'ms',
+        baseline: gen,
+        baselineLabel: 'generate({force}) alone, in process',
+        ratio: p95 / gen,
+        ratioLabel: '× generate',
+        goal: '',
+        met: undefined,
+        note: '',
+      },
+    ];
+  } finally {
+    await watcher?.stop();
+    await service.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
