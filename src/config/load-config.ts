@@ -30,13 +30,20 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const parsed = parseUserConfig(file?.config, where);
   const rootDir = file ? path.dirname(file.filepath) : cwd;
 
+  const snapshotsDir = path.resolve(rootDir, parsed.snapshots);
+  if (snapshotsDir === rootDir || rootDir.startsWith(snapshotsDir + path.sep)) {
+    throw new ConfigError(
+      `Invalid value for option "snapshots" in ${where}: ${describeValue(parsed.snapshots)} is the project folder; snapshots need a folder of their own.`,
+      { hint: 'Use a dedicated folder such as "prompts": promptlock removes the snapshots it no longer needs from it.' },
+    );
+  }
   return {
     configPath: file?.filepath,
     rootDir,
     baseUrl: trimSlash(baseUrlFromEnv(env) ?? parsed.baseUrl),
     prompts: parsed.prompts as string[],
     workspace: parsed.workspace,
-    snapshotsDir: path.resolve(rootDir, parsed.snapshots),
+    snapshotsDir,
     lockfilePath: path.resolve(rootDir, parsed.lockfile),
     outputPath: path.resolve(rootDir, parsed.output),
     concurrency: parsed.concurrency,

@@ -1,3 +1,4 @@
+import { maskKeysIn } from '../secrets.js';
 import { isSelector, parsePackageName, type Selector } from '../package-name.js';
 
 /** One entry of the `prompts` option: an exact package or every package of a workspace. */
@@ -40,7 +41,7 @@ export function promptEntryProblems(entries: readonly unknown[]): PromptEntryPro
   entries.forEach((entry, index) => {
     const parsed = typeof entry === 'string' ? parsePromptEntry(entry) : undefined;
     if (!parsed) {
-      const shown = typeof entry === 'string' ? JSON.stringify(entry) : describeNonString(entry);
+      const shown = typeof entry === 'string' ? maskKeysIn(JSON.stringify(entry)) : describeNonString(entry);
       problems.push({
         index,
         message: `${shown} is not a package name or workspace glob (expected ${PROMPT_ENTRY_ALLOWED})`,

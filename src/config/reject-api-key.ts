@@ -1,9 +1,8 @@
 import { ConfigError } from '../errors.js';
-import { maskKey } from '../secrets.js';
+import { findKeyIn, maskKey } from '../secrets.js';
 
 /** Option names people reach for when they try to put the key in the file. */
 const KEY_OPTIONS = new Set(['apiKey', 'api_key', 'apikey', 'key', 'token', 'apiToken', 'bearer']);
-const KEY_PREFIX = /^sk_(live|test)_/;
 
 /**
  * Refuses a config holding an API key, wherever it sits: a config file is committed and shared,
@@ -21,7 +20,11 @@ export function rejectApiKey(raw: unknown, where: string): void {
 }
 
 function findKey(value: unknown, path: string, depth = 0): { path: string; value: string } | undefined {
-  if (typeof value === 'string') return KEY_PREFIX.test(value.trim()) ? { path, value } : undefined;
+  if (typeof value === 'string') {
+    // Anywhere in the string: `https://x/?k=sk_live_…` and `Bearer sk_live_…` are keys too.
+    const key = findKeyIn(value);
+    return key ? { path, value: key } : undefined;
+  }
   if (depth > 8 || value === null || typeof value !== 'object') return undefined;
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) {

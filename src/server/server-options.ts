@@ -5,8 +5,10 @@
 import { ConfigError } from '../errors.js';
 import { isSlug } from '../package-name.js';
 
+import { LOCAL_TEST_KEY } from '../secrets.js';
+
 /** The documented key used when no key is given: public, for local development and tests only. */
-export const LOCAL_TEST_KEY = 'sk_test_PromptlockLocalTestKey00000000000000000000';
+export { LOCAL_TEST_KEY };
 
 export type FaultKind = '503' | 'reset' | 'truncate';
 

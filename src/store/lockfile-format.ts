@@ -113,5 +113,18 @@ export function decodeLockfile(text: string, where: string): Lockfile {
       hint: 'Restore it from git, or delete it and run `promptlock sync`.',
     });
   }
-  return result.data as Lockfile;
+  const lockfile = result.data as Lockfile;
+  // File paths are joined onto the snapshots folder to read and delete: each must stay inside its
+  // own package's `.files` folder, whatever a hand-edited (or malicious) lockfile says.
+  for (const [name, entry] of Object.entries(lockfile.prompts)) {
+    const folder = `${name.slice(1)}.files/`;
+    for (const [id, file] of Object.entries(entry.files ?? {})) {
+      if (!file.path.startsWith(folder) || !/^[A-Za-z0-9._-]+$/.test(file.path.slice(folder.length)) || file.path.endsWith('/..') || file.path.slice(folder.length).startsWith('.')) {
+        throw new LockfileError(`Lockfile ${where} is invalid at "prompts.${name}.files.${id}.path": "${file.path}" must be a file name inside "${folder}".`, {
+          hint: 'Restore the lockfile from git, or delete it and run `promptlock sync`.',
+        });
+      }
+    }
+  }
+  return lockfile;
 }

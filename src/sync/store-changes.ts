@@ -1,15 +1,20 @@
 /** Turns a new lockfile and its snapshots into the list of file changes of one transaction. */
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { StoreChange } from '../store/commit-changes.js';
 import { encodeLockfile, type Lockfile } from '../store/lockfile-format.js';
-import { contextFilesDir, snapshotPath } from '../store/paths.js';
+import { snapshotPath } from '../store/paths.js';
+import { decodeSnapshot } from '../store/snapshot-format.js';
 import type { FetchedPrompt } from './fetch-prompt.js';
 
 const SLUG = /^[a-z0-9-]+$/;
 
-/** Snapshot files in the folder (`<ws>/<pkg>.json` only: the folder may hold other files). */
-async function snapshotFilesOnDisk(snapshotsDir: string): Promise<string[]> {
+/**
+ * Snapshot files promptlock wrote that no lockfile entry covers any more (left by a run whose
+ * lockfile was reverted, say). Only `<ws>/<pkg>.json` files that decode as a snapshot of exactly
+ * that package count: the folder may hold anything else, and that is never touched.
+ */
+async function orphanSnapshots(snapshotsDir: string, locked: Lockfile): Promise<string[]> {
   const names: string[] = [];
   let workspaces: string[];
   try {
@@ -26,7 +31,14 @@ async function snapshotFilesOnDisk(snapshotsDir: string): Promise<string[]> {
     }
     for (const file of files) {
       const match = /^([a-z0-9-]+)\.json$/.exec(file);
-      if (match) names.push(`@${ws}/${match[1]}`);
+      const name = match ? `@${ws}/${match[1]}` : undefined;
+      if (!name || locked.prompts[name]) continue;
+      try {
+        const prompt = decodeSnapshot(await readFile(path.join(snapshotsDir, ws, file), 'utf8'), file);
+        if (prompt.packageName.split(':')[0] === name) names.push(name);
+      } catch {
+        // Not a snapshot: not ours.
+      }
     }
   }
   return names;
@@ -59,10 +71,16 @@ export async function planStoreChanges(input: PlanInput): Promise<StoreChange[]>
     }
   }
   if (input.prune) {
-    const stale = new Set([...Object.keys(input.previous.prompts), ...(await snapshotFilesOnDisk(snapshotsDir))]);
-    for (const name of [...stale].sort()) {
-      if (input.next.prompts[name]) continue;
-      changes.push({ kind: 'delete', path: contextFilesDir(snapshotsDir, name), pruneUpTo: snapshotsDir });
+    // Only what promptlock wrote: the previous lockfile's snapshots and their locked files, and
+    // orphaned snapshots of exactly their package. Never whole folders.
+    const dropped = Object.keys(input.previous.prompts).filter((name) => !input.next.prompts[name]);
+    for (const name of dropped.sort()) {
+      for (const file of Object.values(input.previous.prompts[name]!.files ?? {})) {
+        changes.push({ kind: 'delete', path: toFile(file.path), pruneUpTo: snapshotsDir });
+      }
+      changes.push({ kind: 'delete', path: snapshotPath(snapshotsDir, name), pruneUpTo: snapshotsDir });
+    }
+    for (const name of await orphanSnapshots(snapshotsDir, { ...input.previous, prompts: { ...input.previous.prompts, ...input.next.prompts } })) {
       changes.push({ kind: 'delete', path: snapshotPath(snapshotsDir, name), pruneUpTo: snapshotsDir });
     }
   }

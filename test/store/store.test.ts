@@ -156,3 +156,20 @@ describe('run lock', () => {
     await rm(root, { recursive: true, force: true });
   });
 });
+
+describe('lockfile file paths', () => {
+  const withPath = (p: string) =>
+    JSON.stringify({
+      lockfileVersion: 1,
+      prompts: { '@a/x': { selector: null, version: 'v1', id: 'i', integrity: 'sha256-AA==', variables: [], files: { c1: { path: p, size: 1, integrity: 'sha256-AA==' } } } },
+    });
+  it.each(['../../src/index.ts', 'a/x.files/../../../etc/passwd', 'a/y.files/f.txt', 'a/x.files/sub/f.txt', 'a/x.files/.hidden', '/etc/passwd'])(
+    'refuses %s: a locked file must stay in its own package folder',
+    (p) => {
+      expect(() => decodeLockfile(withPath(p), 'l.json')).toThrow('must be a file name inside "a/x.files/"');
+    },
+  );
+  it('accepts a plain file name in the package folder', () => {
+    expect(decodeLockfile(withPath('a/x.files/faq-v2.pdf'), 'l.json').prompts['@a/x']!.files!.c1!.path).toBe('a/x.files/faq-v2.pdf');
+  });
+});

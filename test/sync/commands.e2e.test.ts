@@ -51,6 +51,36 @@ describe('context files', () => {
   });
 });
 
+describe('pruning', () => {
+  it('removes only the snapshots and files it wrote, never other files in the snapshots folder', async () => {
+    const server = await serve({ dir: path.resolve('examples/workspace') });
+    const dir = await project({ baseUrl: server.url, snapshots: 'data', prompts: ['@acme/welcome', '@acme/support-reply'], contextFiles: true });
+    const { mkdir } = await import('node:fs/promises');
+    const mine = { 'data/locales/en.json': '{"hello":"world"}', 'data/config/app.json': '{}', 'data/config/app.files/data.txt': 'keep me' };
+    for (const [file, text] of Object.entries(mine)) {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), text);
+    }
+    expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
+    // An orphaned snapshot (its package is in no lockfile): promptlock's, so it goes too.
+    await cp(path.join(dir, 'data/acme/welcome.json'), path.join(dir, 'data/acme/default.json'));
+    await writeFile(
+      path.join(dir, 'data/acme/default.json'),
+      (await read(dir, 'data/acme/default.json')).replace('"packageName": "@acme/welcome', '"packageName": "@acme/default'),
+    );
+    await writeFile(path.join(dir, 'prompts.config.json'), JSON.stringify({ baseUrl: server.url, snapshots: 'data', prompts: ['@acme/welcome'], contextFiles: true }));
+    const run = await runBuiltCli(['sync'], { cwd: dir, env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('1 removed');
+    for (const [file, text] of Object.entries(mine)) expect(await read(dir, file)).toBe(text);
+    const exists = (file: string) => access(path.join(dir, file)).then(() => true, () => false);
+    expect(await exists('data/acme/support-reply.json')).toBe(false);
+    expect(await exists('data/acme/support-reply.files')).toBe(false);
+    expect(await exists('data/acme/default.json')).toBe(false);
+    expect(await exists('data/acme/welcome.json')).toBe(true);
+  });
+});
+
 describe('incremental sync', () => {
   let server: RunningServer;
   let folder: string;
