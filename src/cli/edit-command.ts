@@ -1,3 +1,4 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { parsePromptEntry } from '../config/prompt-entry.js';
 import { addPromptToConfig, locateConfigFile, removePromptFromConfig, type PromptEdit } from '../init/index.js';
@@ -11,18 +12,28 @@ export interface EditFlags {
 /**
  * Syncs after an edit, reading the config file just edited. A workspace glob or a removal cannot
  * be synced by name, so those run a whole sync, which also drops what the config no longer asks for.
+ * When the sync fails, the config goes back to what it was: `add @acme/typo` must not leave an
+ * entry behind that makes every later sync fail.
  */
-async function syncAfterEdit(ctx: CommandContext, edit: PromptEdit): Promise<number> {
+async function syncAfterEdit(ctx: CommandContext, edit: PromptEdit, original: Buffer): Promise<number> {
   const byName = edit.action !== 'removed' && parsePromptEntry(edit.entry)?.package !== '*';
+  const restore = async () => {
+    if (!edit.changed) return;
+    const temp = `${edit.configPath}.promptlock-tmp`;
+    await writeFile(temp, original);
+    await rename(temp, edit.configPath);
+    ctx.logger.info(`Restored ${relative(ctx.io.cwd, edit.configPath) || edit.configPath} as it was, since the sync failed.`);
+  };
+  let code: number;
   try {
     const syncCtx: CommandContext = { ...ctx, globals: { ...ctx.globals, config: edit.configPath } };
-    const code = await runSyncCommand(syncCtx, byName ? { names: [edit.entry] } : {});
-    if (code !== 0) ctx.logger.info(`The config was edited; run promptlock sync once the problem above is fixed.`);
-    return code;
+    code = await runSyncCommand(syncCtx, byName ? { names: [edit.entry] } : {});
   } catch (error) {
-    ctx.logger.info(`The config was edited; run promptlock sync once the problem below is fixed.`);
+    await restore();
     throw error;
   }
+  if (code !== 0) await restore();
+  return code;
 }
 
 function describeEdit(ctx: CommandContext, edit: PromptEdit): void {
@@ -42,6 +53,7 @@ export async function runEdit(
   edit: (configPath: string, name: string) => Promise<PromptEdit>,
 ): Promise<number> {
   const configPath = await locateConfigFile(ctx.io.cwd, ctx.globals.config);
+  const original = await readFile(configPath);
   const result = await edit(configPath, name);
   describeEdit(ctx, result);
   if (!flags.sync) {
@@ -49,7 +61,7 @@ export async function runEdit(
     if (ctx.globals.json) ctx.logger.json(result);
     return 0;
   }
-  return syncAfterEdit(ctx, result);
+  return syncAfterEdit(ctx, result, original);
 }
 
 

@@ -65,6 +65,16 @@ describe('promptlock init, add and remove (built CLI)', () => {
     expect(await lockedNames()).toEqual(['@acme/onboarding', '@acme/support-reply']);
   });
 
+  it('add of a prompt the service does not have fails (404) and leaves the config as it was', async () => {
+    const before = await readFile(join(dir, 'prompts.config.ts'), 'utf8');
+    const run = await cli(['add', '@acme/no-such-prompt']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Prompt @acme/no-such-prompt was not found on the service (404)');
+    expect(run.stderr).toContain('Restored prompts.config.ts as it was, since the sync failed.');
+    expect(await readFile(join(dir, 'prompts.config.ts'), 'utf8')).toBe(before);
+    expect(await lockedNames()).toEqual(['@acme/onboarding', '@acme/support-reply']);
+  });
+
   it('remove edits the config and a sync drops the prompt', async () => {
     const run = await cli(['remove', '@acme/onboarding']);
     expect(run.stderr).toContain('Removed "@acme/onboarding" from prompts.config.ts');
