@@ -44,7 +44,7 @@ export async function syncWork(ctx: RunContext): Promise<Work> {
       options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total: targets.length, fetched: true });
       return { name: target.name, entry: fetched.entry, fetched };
     } catch (error) {
-      throw await explainNotFound(error, target.name, listed);
+      throw await explainNotFound(error, target, listed);
     }
   });
   const next: Lockfile = { lockfileVersion: previous.lockfileVersion, prompts: partial ? { ...previous.prompts } : {} };
@@ -52,16 +52,30 @@ export async function syncWork(ctx: RunContext): Promise<Work> {
   return { next, fetched: results.flatMap((r) => ('fetched' in r && r.fetched ? [r.fetched] : [])), kept, partial };
 }
 
-/** A 404 for a name the config asks for, with the names the service does list that come close. */
-async function explainNotFound(error: unknown, name: string, listed: () => Promise<string[]>): Promise<unknown> {
+/**
+ * A 404 for a name the config asks for: either the package exists but not at that selector, or
+ * the package is unknown, with the names the service does list that come close.
+ */
+async function explainNotFound(error: unknown, target: Target, listed: () => Promise<string[]>): Promise<unknown> {
   if (!(error instanceof ServiceError) || error.status !== 404) return error;
-  let suggestions: string[] = [];
+  const { name, selector } = target;
+  let names: string[] | undefined;
   try {
-    suggestions = closeMatches(name, await listed());
+    names = await listed();
   } catch {
-    // The suggestion is a courtesy; the 404 is what matters.
+    // The explanation is a courtesy; the 404 is what matters.
   }
-  const hint = suggestions.length > 0 ? `Did you mean ${suggestions.join(', ')}?` : 'Check the name in prompts.config.ts and that your key can read its workspace.';
-  return new ServiceError(`Prompt ${name} was not found on the service (404).`, { status: 404, code: 'not_found', hint, cause: error });
+  if (selector && names?.includes(name)) {
+    const what = selector === 'draft' ? 'no draft' : selector === 'latest' ? 'no published version' : `no version ${selector}`;
+    return new ServiceError(`${name} exists, but has ${what} on the service (404).`, {
+      status: 404,
+      code: 'not_found',
+      hint: `Change the selector of ${name} in the config (the service lists the package, so the name is right).`,
+      cause: error,
+    });
+  }
+  const suggestions = closeMatches(name, (names ?? []).filter((n) => n !== name));
+  const asked = selector ? `${name}:${selector}` : name;
+  const hint = suggestions.length > 0 ? `Did you mean ${suggestions.join(', ')}?` : 'Check the name in the config, and that your key can read its workspace.';
+  return new ServiceError(`Prompt ${asked} was not found on the service (404).`, { status: 404, code: 'not_found', hint, cause: error });
 }
-

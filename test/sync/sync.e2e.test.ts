@@ -205,6 +205,15 @@ describe('service errors', () => {
     await expectNothingWritten(dir);
   });
 
+  it('404 for a selector the package does not have says so, instead of suggesting the same name', async () => {
+    const dir = await project({ baseUrl: server.url, prompts: ['@acme/welcome:v99'] });
+    const run = await cli(['sync'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('@acme/welcome exists, but has no version v99 on the service (404).');
+    expect(run.stderr).not.toContain('Did you mean');
+    await expectNothingWritten(dir);
+  });
+
   it('keeps the previous files intact when a later sync fails', async () => {
     const dir = await project({ baseUrl: server.url, prompts: ['@acme/*'] });
     expect((await cli(['sync'], dir)).code).toBe(0);
