@@ -16,7 +16,22 @@ export interface StoreLocation {
   snapshotsDir: string;
 }
 
-function readSnapshot(file: string, shown: string, name: string): CodegenPrompt['prompt'] {
+/**
+ * The snapshots of the previous read, by file: text and the prompt decoded from it. A long-running
+ * process (`watch`) regenerates the whole module after each edit; when a file's text is unchanged
+ * its earlier prompt object is handed out again, which also lets `generateModule` reuse that
+ * prompt's compiled function (it memoizes by prompt object). Holds one store's worth; replaced by
+ * each read, so deleted files drop out. The prompts handed out are shared: callers must not
+ * mutate them (nothing in codegen does).
+ */
+let previousRead = new Map<string, { text: string; prompt: CodegenPrompt['prompt'] }>();
+
+function readSnapshot(
+  file: string,
+  shown: string,
+  name: string,
+  thisRead: Map<string, { text: string; prompt: CodegenPrompt['prompt'] }>,
+): CodegenPrompt['prompt'] {
   let text: string;
   try {
     // Synchronous on purpose: for thousands of small files one read each on this thread is several
@@ -30,7 +45,10 @@ function readSnapshot(file: string, shown: string, name: string): CodegenPrompt[
         : `Cannot read snapshot ${shown} of ${name}: ${(error as Error).message}`,
     );
   }
-  return decodeSnapshot(text, shown);
+  const known = previousRead.get(file);
+  const prompt = known && known.text === text ? known.prompt : decodeSnapshot(text, shown);
+  thisRead.set(file, { text, prompt });
+  return prompt;
 }
 
 /** Decodes the lockfile text and reads each snapshot it lists, in lockfile order. */
@@ -42,17 +60,19 @@ export async function readStore(location: StoreLocation, lockfileText?: string):
   const problems: string[] = [];
   // Shown paths are derived from one computed for the folder: path.relative per file adds up.
   const shownDir = displayPath(location.snapshotsDir);
+  const thisRead = new Map<string, { text: string; prompt: CodegenPrompt['prompt'] }>();
   for (const name of names) {
     try {
       const file = snapshotPath(location.snapshotsDir, name);
       const shown = shownDir + file.slice(location.snapshotsDir.length);
-      const prompt = readSnapshot(file, shown, name);
+      const prompt = readSnapshot(file, shown, name, thisRead);
       out.push({ name, entry: lockfile.prompts[name]!, prompt });
     } catch (error) {
       if (!(error instanceof LockfileError)) throw error;
       problems.push(error.message);
     }
   }
+  previousRead = thisRead;
   if (problems.length > 0) {
     problems.sort();
     const message =
