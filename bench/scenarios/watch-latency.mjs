@@ -19,12 +19,15 @@ import { startService } from '../lib/service.mjs';
 import { median, percentile, thousands } from '../lib/stats.mjs';
 
 const BIN = fileURLToPath(new URL('../../bin/promptlock.js', import.meta.url));
+const LIBRARY_WATCHER = fileURLToPath(new URL('../lib/watch-child.mjs', import.meta.url));
 const PROMPTS = 1_000;
 const SAMPLES = 25;
 const SAMPLE_TIMEOUT_MS = 10_000;
 const READY_TIMEOUT_MS = 60_000;
 /** The watcher's debounce (src/watch/watch.ts, `debounceMs` default); not settable from the CLI. */
 const DEBOUNCE_MS = 100;
+/** The shorter debounce tried through the library, to show what the default costs. */
+const SHORT_DEBOUNCE_MS = 25;
 
 function stamp(file) {
   try {
@@ -35,9 +38,9 @@ function stamp(file) {
   }
 }
 
-/** Starts the watcher and resolves once it says it is watching. */
-function startWatcher(project) {
-  const child = spawn(process.execPath, [BIN, 'watch', '--interval', '3600'], {
+/** Starts a watcher (`args` after `node`) and resolves once it says it is watching. */
+function startWatcher(project, args) {
+  const child = spawn(process.execPath, args, {
     cwd: project,
     env: { ...process.env, PROMPTLOCK_API_KEY: LOCAL_TEST_KEY, CI: '1', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,18 +77,23 @@ function startWatcher(project) {
   };
 }
 
-/** Edits one line of one snapshot and waits until the module contains the edit; returns ms. */
-async function sample(snapshotsDir, outputPath, index, marker) {
+/** Rewrites line 5 of prompt `index`'s content in its snapshot. */
+function editSnapshot(snapshotsDir, index, marker) {
   const file = path.join(snapshotsDir, WORKSPACE, `${packageOf(index)}.json`);
   const snapshot = JSON.parse(readFileSync(file, 'utf8'));
   snapshot.content[5] = `Line 5 edited ${marker}`;
-  const before = stamp(outputPath);
   writeFileSync(file, `${JSON.stringify(snapshot, null, 2)}\n`);
+}
+
+/** Edits one snapshot and waits until the module contains the edit; returns ms. */
+async function sample(snapshotsDir, outputPath, index, marker) {
+  const before = stamp(outputPath);
+  editSnapshot(snapshotsDir, index, marker);
   const start = performance.now();
   for (;;) {
     const now = stamp(outputPath);
     if (now !== before && readFileSync(outputPath, 'utf8').includes(marker)) return performance.now() - start;
-    if (performance.now() - start > SAMPLE_TIMEOUT_MS) throw new Error(`the module did not change within ${SAMPLE_TIMEOUT_MS} ms of editing ${file}`);
+    if (performance.now() - start > SAMPLE_TIMEOUT_MS) throw new Error(`the module did not change within ${SAMPLE_TIMEOUT_MS} ms of editing prompt ${index}`);
     await sleep(2);
   }
 }
@@ -103,27 +111,38 @@ export async function run({ runs = 3, log = () => {} } = {}) {
     await runSync(project);
     const config = await loadConfig({ cwd: project, env: { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY } });
 
+    // What the watcher runs after its debounce, timed in this process: one snapshot edited, then
+    // generate({ force: true }). The first run fills the caches, as the watcher's start does.
     const generateMs = [];
-    for (let i = 0; i < Math.max(3, runs); i++) {
+    const location = { lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, force: true };
+    await generate(location);
+    for (let i = 0; i < Math.max(5, runs); i++) {
+      editSnapshot(config.snapshotsDir, 500 + i, `bench-generate-${i}`);
       const start = performance.now();
-      await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, force: true });
+      await generate(location);
       generateMs.push(performance.now() - start);
     }
 
-    watcher = startWatcher(project);
-    await watcher.ready;
-    const latencies = [];
-    for (let i = 0; i < SAMPLES; i++) {
-      // Spread over the store; a pause lets the previous run's writes and events settle.
-      latencies.push(await sample(config.snapshotsDir, config.outputPath, (i * 37) % PROMPTS, `bench-edit-${i}-${Date.now()}`));
-      await sleep(150);
-    }
-    log(`watch latency samples (ms): ${latencies.map((l) => Math.round(l)).join(' ')}`);
-    const p50 = percentile(latencies, 50);
-    const p95 = percentile(latencies, 95);
+    const measure = async (args, label) => {
+      watcher = startWatcher(project, args);
+      await watcher.ready;
+      const latencies = [];
+      for (let i = 0; i < SAMPLES; i++) {
+        // Spread over the store; a pause lets the previous run's writes and events settle.
+        latencies.push(await sample(config.snapshotsDir, config.outputPath, (i * 37) % PROMPTS, `bench-edit-${label}-${i}-${Date.now()}`));
+        await sleep(150);
+      }
+      await watcher.stop();
+      log(`watch latency, ${label} (ms): ${latencies.map((l) => Math.round(l)).join(' ')}`);
+      return latencies;
+    };
+    const cli = await measure([BIN, 'watch', '--interval', '3600'], 'CLI');
+    const short = await measure([LIBRARY_WATCHER, String(SHORT_DEBOUNCE_MS)], `library, debounce ${SHORT_DEBOUNCE_MS} ms`);
+    const p50 = percentile(cli, 50);
+    const p95 = percentile(cli, 95);
     const gen = median(generateMs);
     const scenario = `7 watch latency (${thousands(PROMPTS)} prompts, snapshot edit → module rewritten)`;
-    const note = `${SAMPLES} samples; of which ${DEBOUNCE_MS} ms is the watcher's fixed debounce and ~${Math.round(gen)} ms its generate(force) (median in process)`;
+    const note = `${SAMPLES} samples; of which ${DEBOUNCE_MS} ms is the watcher's fixed debounce and ~${Math.round(gen)} ms a generate(force) after a one-file edit (median in process)`;
     return [
       {
         scenario,
@@ -150,6 +169,19 @@ export async function run({ runs = 3, log = () => {} } = {}) {
         goal: '',
         met: undefined,
         note: '',
+      },
+      {
+        scenario,
+        figure: `p50 with a ${SHORT_DEBOUNCE_MS} ms debounce (library)`,
+        value: percentile(short, 50),
+        unit: 'ms',
+        baseline: p50,
+        baselineLabel: `p50 with the ${DEBOUNCE_MS} ms default`,
+        ratio: percentile(short, 50) / p50,
+        ratioLabel: '× default',
+        goal: '',
+        met: undefined,
+        note: `what-if, not the CLI: startWatch({ debounceMs: ${SHORT_DEBOUNCE_MS} }) in a child process; p95 ${Math.round(percentile(short, 95))} ms`,
       },
     ];
   } finally {
