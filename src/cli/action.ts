@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { commandContext, type CliIO, type CommandContext } from './context.js';
-import { reportError } from './format-error.js';
+import { jsonFailure, reportError } from './format-error.js';
 
 /** Shared state of one `runCli` call: where to write, and the exit code the action settled on. */
 export interface CliRuntime {
@@ -24,10 +24,7 @@ export function action<Args extends unknown[]>(
       runtime.exitCode = (await handler(ctx, ...(args.slice(0, -1) as Args))) ?? 0;
     } catch (error) {
       runtime.exitCode = reportError(error, ctx.logger, ctx.globals.verbose);
-      if (ctx.globals.json) {
-        const { message, hint } = error as { message?: string; hint?: string };
-        ctx.logger.json({ ok: false, exitCode: runtime.exitCode, error: { message: String(message ?? error), ...(hint ? { hint } : {}) } });
-      }
+      if (ctx.globals.json) ctx.logger.json(jsonFailure(command.name(), runtime.exitCode, error));
     }
   };
 }

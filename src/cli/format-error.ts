@@ -24,3 +24,18 @@ export function reportError(error: unknown, logger: Logger, verbose: boolean): n
   else logger.info('  Run again with --verbose for details, and please report it.');
   return 1;
 }
+
+/** The `--json` document of a failed command: what failed, with every gathered error. */
+export function jsonFailure(command: string, exitCode: number, error: unknown) {
+  const describe = (e: unknown) => {
+    const { message, hint, code, status } = e as { message?: string; hint?: string; code?: string; status?: number };
+    return { message: String(message ?? e), ...(hint ? { hint } : {}), ...(code ? { code } : {}), ...(status ? { status } : {}) };
+  };
+  return {
+    command,
+    ok: false,
+    exitCode,
+    error: describe(error),
+    ...(error instanceof AggregatePromptlockError ? { errors: error.errors.map(describe) } : {}),
+  };
+}

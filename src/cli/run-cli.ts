@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import type { CliRuntime } from './action.js';
 import type { CliIO } from './context.js';
+import { jsonFailure } from './format-error.js';
 import { registerAdd, registerRemove } from './commands/add.js';
 import { registerCheck } from './commands/check.js';
 import { registerDiff } from './commands/diff.js';
@@ -62,8 +63,12 @@ export async function runCli(argv: readonly string[], io: CliIO = defaultIO()): 
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      // --help and --version end here with code 0; usage errors are already printed.
-      return error.exitCode === 0 ? 0 : 2;
+      // --help and --version end here with code 0; usage errors are already printed on stderr.
+      if (error.exitCode === 0) return 0;
+      if (argv.includes('--json')) {
+        io.stdout.write(`${JSON.stringify(jsonFailure(argv.find((a) => !a.startsWith('-')) ?? '', 2, { message: error.message.replace(/^error: /, ''), code: 'usage' }), null, 2)}\n`);
+      }
+      return 2;
     }
     throw error;
   }

@@ -50,6 +50,12 @@ describe('runCli', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('--json usage errors print one JSON document too', async () => {
+    const t = io();
+    expect(await runCli(['--json', 'sync', '--bogus'], t.io)).toBe(2);
+    expect(JSON.parse(t.text().out)).toMatchObject({ command: 'sync', ok: false, exitCode: 2, error: { code: 'usage', message: "unknown option '--bogus'" } });
+  });
+
   it('--json failures still print one JSON document', async () => {
     const { mkdtemp, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
@@ -59,7 +65,7 @@ describe('runCli', () => {
     t.io.cwd = dir;
     expect(await runCli(['--json', 'generate'], t.io)).toBe(1);
     const doc = JSON.parse(t.text().out);
-    expect(doc.ok).toBe(false);
+    expect(doc).toMatchObject({ command: 'generate', ok: false, exitCode: 1 });
     expect(doc.error.message).toMatch(/lockfile/i);
     await rm(dir, { recursive: true, force: true });
   });

@@ -214,6 +214,19 @@ describe('service errors', () => {
     await expectNothingWritten(dir);
   });
 
+  it('--json lists every failed prompt, and nothing is written', async () => {
+    const dir = await project({ baseUrl: server.url, prompts: ['@acme/nope-one', '@acme/nope-two', '@acme/welcome'] });
+    const run = await cli(['sync', '--json'], dir);
+    expect(run.code).toBe(1);
+    const doc = JSON.parse(run.stdout);
+    expect(doc).toMatchObject({ command: 'sync', ok: false, exitCode: 1, error: { message: '2 prompts failed; nothing was written.' } });
+    expect(doc.errors.map((e: { message: string }) => e.message)).toEqual([
+      'Prompt @acme/nope-one was not found on the service (404).',
+      'Prompt @acme/nope-two was not found on the service (404).',
+    ]);
+    await expectNothingWritten(dir);
+  });
+
   it('keeps the previous files intact when a later sync fails', async () => {
     const dir = await project({ baseUrl: server.url, prompts: ['@acme/*'] });
     expect((await cli(['sync'], dir)).code).toBe(0);
