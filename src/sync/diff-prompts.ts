@@ -22,25 +22,29 @@ export interface PromptDiff {
 
 const TEXT_FIELDS = ['title', 'description', 'systemPrompt', 'content', 'critiquePrompt'] as const;
 
-function text(prompt: Prompt | undefined, field: string): string {
+/** A text field, or undefined when the prompt lacks it (absent or null): zero lines, not one empty line. */
+function text(prompt: Prompt | undefined, field: string): string | undefined {
   const value = prompt?.[field];
-  return typeof value === 'string' ? value : '';
+  return typeof value === 'string' ? value : undefined;
 }
 
-function lineDiff(field: string, before: string, after: string): FieldDiff | undefined {
+function lineDiff(field: string, before: string | undefined, after: string | undefined): FieldDiff | undefined {
   if (before === after) return undefined;
-  const patch = structuredPatch(field, field, `${before}\n`, `${after}\n`, '', '', { context: 3 });
+  const asLines = (value: string | undefined) => (value === undefined ? '' : `${value}\n`);
+  const patch = structuredPatch(field, field, asLines(before), asLines(after), '', '', { context: 3 });
   const lines: string[] = [];
   for (const hunk of patch.hunks) {
-    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
+    // An empty side is written `-0,0` as GNU diff does (jsdiff numbers it from 1).
+    const at = (start: number, count: number) => `${count === 0 ? Math.max(0, start - 1) : start},${count}`;
+    lines.push(`@@ -${at(hunk.oldStart, hunk.oldLines)} +${at(hunk.newStart, hunk.newLines)} @@`);
     lines.push(...hunk.lines.filter((line) => !line.startsWith('\\')));
   }
   return { field, lines };
 }
 
 /** Everything but the texts (tags, category, context, metadata…), compared as snapshot JSON. */
-function otherFields(prompt: Prompt | undefined): string {
-  if (!prompt) return '';
+function otherFields(prompt: Prompt | undefined): string | undefined {
+  if (!prompt) return undefined;
   const rest: Record<string, unknown> = { ...prompt };
   for (const field of [...TEXT_FIELDS, 'version', 'packageName']) delete rest[field];
   return encodeSnapshot(rest as Prompt).trimEnd();
@@ -99,6 +103,7 @@ export function formatDiffMarkdown(diffs: readonly PromptDiff[]): string {
   for (const d of diffs) {
     const versions = d.status === 'changed' ? (d.from === d.to ? `${d.to}, edited` : `${d.from} → ${d.to}`) : d.status === 'added' ? `added at ${d.to}` : `removed (was ${d.from})`;
     out.push(`### \`${d.name}\` — ${versions}`, '');
+    if (d.status === 'removed') continue;
     for (const field of d.fields) {
       const body = field.lines.join('\n');
       const fence = fenceFor(body);
