@@ -59,9 +59,15 @@ async function main() {
     const t = performance.now();
     console.log(`\n== ${name} (load average ${loadLine()})`);
     const { run } = await import(`./scenarios/${name}.mjs`);
-    const scenarioRows = await run({ runs, log: (message) => console.log(`   ${message}`) });
+    try {
+      rows.push(...(await run({ runs, log: (message) => console.log(`   ${message}`) })));
+    } catch (error) {
+      // One broken scenario must not cost the figures of the others; it shows as a failed row.
+      console.error(`   ${name} failed: ${error?.stack ?? error}`);
+      rows.push({ scenario: name, figure: 'scenario failed', value: undefined, unit: '', goal: 'completes', met: false, note: String(error?.message ?? error) });
+      process.exitCode = 1;
+    }
     timings[name] = Math.round(performance.now() - t);
-    rows.push(...scenarioRows);
     console.log(`   done in ${(timings[name] / 1000).toFixed(1)} s`);
   }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runSync } from '../lib/run-sync.mjs';
 import { getSequentially, listSequentially } from '../lib/sequential-client.mjs';
-import { writeProject, writeServedFolder } from '../lib/served-folder.mjs';
+import { nameOf, writeProject, writeServedFolder } from '../lib/served-folder.mjs';
 import { startService } from '../lib/service.mjs';
 import { median, thousands } from '../lib/stats.mjs';
 
@@ -28,6 +28,16 @@ export async function run({ runs = 3, log = () => {} } = {}) {
     rateLimits: { authenticated: { perMinute: 1_000_000, perHour: 10_000_000 } },
   });
   try {
+    // Warm-up, not counted: loads the sync's lazily imported modules (part of starting, which
+    // this figure excludes) and lets the JIT see the hot paths once.
+    const warmUp = writeProject(path.join(work, 'warm-up'), {
+      baseUrl: service.url,
+      concurrency: CONCURRENCY,
+      prompts: Array.from({ length: 100 }, (_, i) => nameOf(i)),
+    });
+    await runSync(warmUp);
+    rmSync(warmUp, { recursive: true, force: true });
+
     const samples = [];
     for (let i = 0; i < runs; i++) {
       const project = writeProject(path.join(work, `project-${i}`), { baseUrl: service.url, concurrency: CONCURRENCY });
@@ -57,6 +67,8 @@ export async function run({ runs = 3, log = () => {} } = {}) {
     const promptlock = median(samples.map((s) => s.ms));
     const seq = median(sequential);
     const phase = (key) => Math.round(median(samples.map((s) => s.phases[key] ?? 0)));
+    // The bound covers the requests only; this is the part of the sync it describes.
+    const network = median(samples.map((s) => (s.phases.list ?? 0) + (s.phases.fetch ?? 0)));
     const scenario = `1 cold sync (${thousands(PROMPTS)} prompts, ${LATENCY_MS} ms latency, C=${CONCURRENCY})`;
     return [
       {
@@ -70,7 +82,20 @@ export async function run({ runs = 3, log = () => {} } = {}) {
         ratioLabel: '× bound',
         goal: '≤ 1.3× bound',
         met: promptlock / bound <= 1.3,
-        note: `median of ${runs}; process start excluded (timed around sync() in process); phases list ${phase('list')} ms, fetch ${phase('fetch')} ms, write ${phase('write')} ms`,
+        note: `median of ${runs} after a 100-prompt warm-up; process start excluded (timed around sync() in process); phases list ${phase('list')} ms, fetch ${phase('fetch')} ms, write ${phase('write')} ms`,
+      },
+      {
+        scenario,
+        figure: 'of which list + fetch phases',
+        value: network,
+        unit: 'ms',
+        baseline: bound,
+        baselineLabel: 'the same bound',
+        ratio: network / bound,
+        ratioLabel: '× bound',
+        goal: '',
+        met: undefined,
+        note: `median of ${runs}; the rest of the sync is the write phase (snapshots, lockfile, module, committed together)`,
       },
       {
         scenario,
