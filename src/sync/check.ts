@@ -5,7 +5,10 @@
  */
 import { generateModule, typecheckModule } from '../codegen/index.js';
 import type { ResolvedConfig } from '../config/types.js';
+import path from 'node:path';
 import { PromptlockError } from '../errors.js';
+import type { Selector } from '../package-name.js';
+import { snapshotPath } from '../store/paths.js';
 import { openStoreView } from '../store/commit-changes.js';
 import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
 import type { Variable } from '../template/index.js';
@@ -14,6 +17,7 @@ import { compareConfigWithLock } from './compare-config.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
 import { listedNames } from './list-names.js';
 import { requestedEntries, selectorFor } from './requested-entries.js';
+import { orphanSnapshots } from './store-changes.js';
 import type { SyncClient } from './sync-client.js';
 
 export interface CheckOptions {
@@ -55,7 +59,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     }
     prompts.set(name, state.prompt);
     try {
-      const expected = lockPrompt(name, entry.selector as never, state.prompt).entry.variables;
+      const expected = lockPrompt(name, entry.selector as Selector | null, state.prompt).entry.variables;
       if (!sameVariables(expected, entry.variables)) problems.push(`${name}: the lockfile's variables do not match its snapshot`);
     } catch (error) {
       problems.push(`${name}: ${(error as Error).message}`);
@@ -72,8 +76,13 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   } else {
     problems.push(`the module ${config.outputPath} cannot be checked until the snapshots are fixed`);
   }
+  for (const name of await orphanSnapshots(config.snapshotsDir, lockfile)) {
+    problems.push(`${snapshotPath(config.snapshotsDir, name)} is a snapshot of ${name}, which the lockfile does not have: \`promptlock sync\` removes it`);
+  }
   if (options.remote) problems.push(...(await checkRemote(options, lockfile, entries)));
-  return { problems, checked: names.length };
+  // Paths as the user sees them: relative to the project.
+  const shown = problems.map((problem) => problem.split(`${config.rootDir}${path.sep}`).join(''));
+  return { problems: shown, checked: names.length };
 }
 
 async function checkRemote(
@@ -86,21 +95,22 @@ async function checkRemote(
   const problems: string[] = [];
   try {
     const names = Object.keys(lockfile.prompts).sort();
-    const results = await Promise.allSettled(
-      names.map(async (name) => {
+    // Gathered per prompt, reported in name order: the same drift gives the same report.
+    const found = await Promise.all(
+      names.map(async (name): Promise<string | undefined> => {
         const entry = lockfile.prompts[name]!;
-        const remote = await fetchPrompt(client, name, entry.selector as never, { withFiles: false });
-        if (remote.entry.integrity === entry.integrity) return;
-        if (remote.entry.version !== entry.version) {
-          problems.push(`${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`);
-        } else {
-          problems.push(`${name}: ${entry.version} changed on the service since it was locked`);
+        try {
+          const remote = await fetchPrompt(client, name, entry.selector as Selector | null, { withFiles: false });
+          if (remote.entry.integrity === entry.integrity) return undefined;
+          return remote.entry.version !== entry.version
+            ? `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`
+            : `${name}: ${entry.version} changed on the service since it was locked`;
+        } catch (error) {
+          return `${name}: ${(error as Error).message}`;
         }
       }),
     );
-    for (const [i, result] of results.entries()) {
-      if (result.status === 'rejected') problems.push(`${names[i]}: ${(result.reason as Error).message}`);
-    }
+    problems.push(...found.filter((p): p is string => p !== undefined));
     if (entries.length === 0 || entries.some((e) => e.kind === 'glob')) {
       for (const name of listedNames(await client.listAll(), options.config.workspace)) {
         if (!lockfile.prompts[name] && selectorFor(entries, name) !== undefined) problems.push(`${name} is listed by the service but not locked`);

@@ -14,7 +14,7 @@ const SLUG = /^[a-z0-9-]+$/;
  * lockfile was reverted, say). Only `<ws>/<pkg>.json` files that decode as a snapshot of exactly
  * that package count: the folder may hold anything else, and that is never touched.
  */
-async function orphanSnapshots(snapshotsDir: string, locked: Lockfile): Promise<string[]> {
+export async function orphanSnapshots(snapshotsDir: string, locked: Lockfile): Promise<string[]> {
   const names: string[] = [];
   let workspaces: string[];
   try {

@@ -160,6 +160,17 @@ describe('diff and check --remote', () => {
     expect(remote.stderr).toContain('@bulk/prompt-0001: the service now answers v2 for latest (locked v1)');
   });
 
+  it('check reports a snapshot the lockfile does not cover, by its path in the project', async () => {
+    const copy = await project({});
+    await cp(dir, copy, { recursive: true });
+    const text = (await read(copy, 'prompts/bulk/prompt-0000.json')).replace('"packageName": "@bulk/prompt-0000', '"packageName": "@bulk/stray');
+    await writeFile(path.join(copy, 'prompts/bulk/stray.json'), text);
+    const run = await runBuiltCli(['check', '--no-typecheck'], { cwd: copy, env: {} });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('prompts/bulk/stray.json is a snapshot of @bulk/stray, which the lockfile does not have');
+    expect(run.stderr).not.toContain(copy);
+  });
+
   it('check reports a hand-edited module and a hand-edited snapshot, all at once', async () => {
     const copy = await project({});
     await cp(dir, copy, { recursive: true });
