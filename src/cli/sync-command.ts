@@ -11,8 +11,8 @@ export interface SyncCommandOptions {
   withFiles?: boolean;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
 }
 
 function summary(result: SyncResult, rootDir: string) {
@@ -58,7 +58,7 @@ export async function runSyncCommand(ctx: CommandContext, options: SyncCommandOp
   const { colors } = ctx.logger;
   const seconds = (result.durationMs / 1000).toFixed(1);
   const touched = result.added.length + result.changed.length + result.removed.length;
-  const requests = `${plural(result.requests, 'request')}${result.retries ? `, ${plural(result.retries, 'retry')}` : ''}`;
+  const requests = `${plural(result.requests, 'request')}${result.retries ? `, ${plural(result.retries, 'retry', 'retries')}` : ''}`;
   if (touched === 0 && result.written.length === 0 && result.deleted.length === 0) {
     ctx.logger.success(`${plural(result.prompts, 'prompt')} up to date, no file changed (${requests}, ${seconds} s)`);
     return 0;

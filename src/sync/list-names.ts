@@ -16,11 +16,12 @@ export function listedNames(items: readonly PromptSummary[], workspace: string |
     }
     const bare = item.packageName.split(':')[0]!;
     if (isSlug(bare)) {
-      const ws = workspace ?? (typeof item.workspaceSlug === 'string' ? item.workspaceSlug : undefined);
+      // The item's own workspace, when the service gives one, is the truth; the config fills the gap.
+      const ws = (typeof item.workspaceSlug === 'string' && item.workspaceSlug) || workspace;
       if (!ws) {
         throw new ServiceError(
           `The service lists prompt "${item.packageName}" (id ${item.id}) by a bare slug, and no workspace is configured.`,
-          { hint: 'Set `workspace` in prompts.config.ts to the workspace these prompts belong to.', code: 'bare_slug' },
+          { hint: 'Set the `workspace` option in the config to the workspace these prompts belong to.', code: 'bare_slug' },
         );
       }
       names.add(`@${ws}/${bare}`);

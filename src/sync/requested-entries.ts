@@ -3,26 +3,19 @@
  * The config loader has already rejected malformed entries; this turns them into data.
  */
 import { ConfigError } from '../errors.js';
-import { isSelector, parsePackageName, type Selector } from '../package-name.js';
+import { PROMPT_ENTRY_ALLOWED, parsePromptEntry } from '../config/prompt-entry.js';
+import { parsePackageName, type Selector } from '../package-name.js';
 
 export type RequestedEntry =
   | { kind: 'exact'; raw: string; name: string; workspace: string; selector: Selector | null }
   | { kind: 'glob'; raw: string; workspace: string; selector: Selector };
 
-const GLOB = /^@([a-z0-9-]+)\/\*(?::(.+))?$/;
-
 export function parseRequestedEntry(raw: string): RequestedEntry {
-  const glob = GLOB.exec(raw);
-  if (glob) {
-    const selector = glob[2] ?? 'latest';
-    if (isSelector(selector)) return { kind: 'glob', raw, workspace: glob[1]!, selector };
-  }
-  const parsed = parsePackageName(raw);
+  const parsed = parsePromptEntry(raw);
   if (!parsed) {
-    throw new ConfigError(`"${raw}" is not a package name or workspace glob.`, {
-      hint: 'Expected @workspace/package[:vN|latest|draft] or @workspace/*[:selector].',
-    });
+    throw new ConfigError(`"${raw}" is not a package name or workspace glob.`, { hint: `Expected ${PROMPT_ENTRY_ALLOWED}.` });
   }
+  if (parsed.package === '*') return { kind: 'glob', raw, workspace: parsed.workspace, selector: parsed.selector ?? 'latest' };
   return {
     kind: 'exact',
     raw,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, retryAfterMs } from '../../src/api/backoff.js';
 import { ConcurrencyLimiter } from '../../src/api/concurrency-limiter.js';
-import { listedPackageName } from '../../src/api/listed-name.js';
 import { RESET_MARGIN_MS, RateLimitPacer, readRateLimit } from '../../src/api/rate-limit-pacer.js';
 import { createClient } from '../../src/api/index.js';
 import { ConfigError } from '../../src/errors.js';
@@ -147,19 +146,6 @@ describe('ConcurrencyLimiter', () => {
     );
     expect(peak).toBe(3);
     expect(order).toEqual([...order].sort((a, b) => a - b));
-  });
-});
-
-describe('listedPackageName', () => {
-  const table: [string, string | undefined, string | undefined][] = [
-    ['@acme-corp/support-assistant', undefined, '@acme-corp/support-assistant'],
-    ['@acme-corp/support-assistant:v1', undefined, '@acme-corp/support-assistant'],
-    ['prompt-1', 'acme', '@acme/prompt-1'],
-    ['prompt-1', undefined, undefined],
-    ['Not A Name', 'acme', undefined],
-  ];
-  it.each(table)('%s (workspace %s) → %s', (name, workspace, want) => {
-    expect(listedPackageName(name, workspace)).toBe(want);
   });
 });
 

@@ -14,6 +14,7 @@ describe('listedNames', () => {
     ['versioned names', { given: [item('@acme/a:v1'), item('@acme/a:v2')], want: ['@acme/a'] }],
     ['bare slugs with the configured workspace', { given: [item('prompt-1')], workspace: 'acme', want: ['@acme/prompt-1'] }],
     ['bare slugs with the item workspaceSlug', { given: [item('prompt-1', { workspaceSlug: 'globex' })], want: ['@globex/prompt-1'] }],
+    ['the item workspaceSlug wins over the configured workspace', { given: [item('p', { workspaceSlug: 'globex' })], workspace: 'acme', want: ['@globex/p'] }],
     ['a mix', { given: [item('@acme/x:v3'), item('y'), item('@globex/z')], workspace: 'acme', want: ['@acme/x', '@acme/y', '@globex/z'] }],
   ];
   it.each(cases)('%s', (_name, { given, workspace, want }) => {
