@@ -10,7 +10,10 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built CLI as a child process; it is killed (by PID) if it outlives `timeoutMs`. */
+/**
+ * Runs the built CLI as a child process; it is killed (by PID) if it outlives `timeoutMs`. Fails if
+ * the API key it was given appears anywhere in its output.
+ */
 export function runBuiltCli(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number; killAfterMs?: number },
@@ -37,6 +40,12 @@ export function runBuiltCli(
     child.on('error', reject);
     child.on('close', (code, signal) => {
       timers.forEach(clearTimeout);
+      // Every run of the suite checks it: the API key given never appears in any output.
+      const key = env.PROMPTLOCK_API_KEY ?? env.BAYT_API_KEY;
+      if (key && args[0] !== 'serve' && (stdout.includes(key) || stderr.includes(key))) {
+        reject(new Error(`promptlock ${args.join(' ')} printed the API key in its output`));
+        return;
+      }
       resolve({ code, signal, stdout, stderr });
     });
   });
