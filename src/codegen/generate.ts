@@ -23,6 +23,12 @@ export interface GenerateResult {
   written: boolean;
   /** Number of prompts in the module. */
   count: number;
+  /**
+   * Prompts whose snapshot no longer matches its lockfile integrity (edited by hand): the module
+   * was built from the snapshot as it is, and `check` reports it. Empty on the up-to-date path,
+   * which reads only the lockfile.
+   */
+  mismatched: string[];
 }
 
 /** The first bytes of a file (enough for the banner), or undefined when it cannot be read. */
@@ -61,7 +67,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (!options.force) {
     const recorded = readInputsLine((await readHead(outputPath)) ?? '');
     if (recorded && recorded.digest === inputsDigest(lockfileText, runtimeSource())) {
-      return { outputPath, written: false, count: recorded.count };
+      return { outputPath, written: false, count: recorded.count, mismatched: [] };
     }
   }
   // Loaded only now: the schema checks and the emitter are not needed when nothing changed.
@@ -69,7 +75,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     import('./read-store.js'),
     import('./generate-module.js'),
   ]);
-  const prompts = await readStore(options, lockfileText);
+  const mismatched: string[] = [];
+  const prompts = await readStore(options, lockfileText, mismatched);
   const source = generateModule(prompts);
   let written: boolean;
   try {
@@ -80,5 +87,5 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       cause: error,
     });
   }
-  return { outputPath, written, count: prompts.length };
+  return { outputPath, written, count: prompts.length, mismatched };
 }

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { LockfileError } from '../errors.js';
 import { decodeLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { snapshotPath } from '../store/paths.js';
-import { decodeSnapshot } from '../store/snapshot-format.js';
+import { integrityOf } from '../store/integrity.js';
+import { decodeSnapshot, snapshotIntegrity } from '../store/snapshot-format.js';
 import { displayPath } from './display-path.js';
 import { readLockfileText } from './read-lockfile-text.js';
 import type { CodegenPrompt } from './prompt-to-function.js';
@@ -24,14 +25,22 @@ export interface StoreLocation {
  * each read, so deleted files drop out. The prompts handed out are shared: callers must not
  * mutate them (nothing in codegen does).
  */
-let previousRead = new Map<string, { text: string; prompt: CodegenPrompt['prompt'] }>();
+let previousRead = new Map<string, CachedSnapshot>();
+
+interface CachedSnapshot {
+  text: string;
+  prompt: CodegenPrompt['prompt'];
+  /** The lock integrity this text was found to match, if it did. */
+  verified?: string;
+}
 
 function readSnapshot(
   file: string,
   shown: string,
   name: string,
-  thisRead: Map<string, { text: string; prompt: CodegenPrompt['prompt'] }>,
-): CodegenPrompt['prompt'] {
+  thisRead: Map<string, CachedSnapshot>,
+  integrity: string,
+): { prompt: CodegenPrompt['prompt']; matches: boolean } {
   let text: string;
   try {
     // Synchronous on purpose: for thousands of small files one read each on this thread is several
@@ -46,13 +55,23 @@ function readSnapshot(
     );
   }
   const known = previousRead.get(file);
-  const prompt = known && known.text === text ? known.prompt : decodeSnapshot(text, shown);
-  thisRead.set(file, { text, prompt });
-  return prompt;
+  const same = known !== undefined && known.text === text;
+  const prompt = same ? known.prompt : decodeSnapshot(text, shown);
+  // Hash the bytes as they are first (what sync wrote); only text that differs from them, e.g.
+  // line endings converted by git, needs the canonical re-encoding.
+  const matches =
+    (same && known.verified === integrity) || integrityOf(text) === integrity || snapshotIntegrity(prompt) === integrity;
+  thisRead.set(file, { text, prompt, ...(matches ? { verified: integrity } : {}) });
+  return { prompt, matches };
 }
 
 /** Decodes the lockfile text and reads each snapshot it lists, in lockfile order. */
-export async function readStore(location: StoreLocation, lockfileText?: string): Promise<CodegenPrompt[]> {
+export async function readStore(
+  location: StoreLocation,
+  lockfileText?: string,
+  /** Receives the names whose snapshot does not match its lockfile integrity (edited by hand). */
+  mismatched: string[] = [],
+): Promise<CodegenPrompt[]> {
   const text = lockfileText ?? (await readLockfileText(location.lockfilePath));
   const lockfile: Lockfile = decodeLockfile(text, displayPath(location.lockfilePath));
   const names = Object.keys(lockfile.prompts);
@@ -60,13 +79,15 @@ export async function readStore(location: StoreLocation, lockfileText?: string):
   const problems: string[] = [];
   // Shown paths are derived from one computed for the folder: path.relative per file adds up.
   const shownDir = displayPath(location.snapshotsDir);
-  const thisRead = new Map<string, { text: string; prompt: CodegenPrompt['prompt'] }>();
+  const thisRead = new Map<string, CachedSnapshot>();
   for (const name of names) {
     try {
       const file = snapshotPath(location.snapshotsDir, name);
       const shown = shownDir + file.slice(location.snapshotsDir.length);
-      const prompt = readSnapshot(file, shown, name, thisRead);
-      out.push({ name, entry: lockfile.prompts[name]!, prompt });
+      const entry = lockfile.prompts[name]!;
+      const { prompt, matches } = readSnapshot(file, shown, name, thisRead, entry.integrity);
+      if (!matches) mismatched.push(name);
+      out.push({ name, entry, prompt });
     } catch (error) {
       if (!(error instanceof LockfileError)) throw error;
       problems.push(error.message);

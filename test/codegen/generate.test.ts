@@ -27,11 +27,11 @@ afterEach(() => remove());
 
 describe('generate', () => {
   it('writes the module, then finds it up to date', async () => {
-    expect(await generate({ ...store, outputPath })).toEqual({ outputPath, written: true, count: 2 });
+    expect(await generate({ ...store, outputPath })).toEqual({ outputPath, written: true, count: 2, mismatched: [] });
     expect(await readFile(outputPath, 'utf8')).toBe(generateModule(PROMPTS));
     const { mtimeMs } = await stat(outputPath);
-    expect(await generate({ ...store, outputPath })).toEqual({ outputPath, written: false, count: 2 });
-    expect(await generate({ ...store, outputPath, force: true })).toEqual({ outputPath, written: false, count: 2 });
+    expect(await generate({ ...store, outputPath })).toEqual({ outputPath, written: false, count: 2, mismatched: [] });
+    expect(await generate({ ...store, outputPath, force: true })).toEqual({ outputPath, written: false, count: 2, mismatched: [] });
     expect((await stat(outputPath)).mtimeMs).toBe(mtimeMs);
     expect((await readdir(path.dirname(outputPath))).sort()).toEqual(['prompts.ts']);
   });
@@ -41,8 +41,26 @@ describe('generate', () => {
     await rm(path.join(store.snapshotsDir, 'acme', 'welcome.json'));
     const lockfile = await readFile(store.lockfilePath, 'utf8');
     await writeFile(store.lockfilePath, lockfile.replace(/\n/g, '\r\n'));
-    expect(await generate({ ...store, outputPath })).toEqual({ outputPath, written: false, count: 2 });
+    expect(await generate({ ...store, outputPath })).toEqual({ outputPath, written: false, count: 2, mismatched: [] });
     await expect(generate({ ...store, outputPath, force: true })).rejects.toThrow(/welcome\.json of @acme\/welcome not found/);
+  });
+
+  it('builds from a hand-edited snapshot as it is, and names it as not matching the lockfile', async () => {
+    await generate({ ...store, outputPath });
+    const file = path.join(store.snapshotsDir, 'acme', 'welcome.json');
+    const edited = JSON.parse(await readFile(file, 'utf8'));
+    edited.title = 'Edited by hand';
+    await writeFile(file, JSON.stringify(edited, null, 2));
+    const result = await generate({ ...store, outputPath, force: true });
+    expect(result).toMatchObject({ written: true, mismatched: ['@acme/welcome'] });
+    expect(await readFile(outputPath, 'utf8')).toContain('Edited by hand');
+  });
+
+  it('a snapshot re-indented or with CRLF line endings still matches (integrity is over canonical bytes)', async () => {
+    const file = path.join(store.snapshotsDir, 'acme', 'welcome.json');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, JSON.stringify(JSON.parse(text), null, 4).replace(/\n/g, '\r\n'));
+    expect((await generate({ ...store, outputPath, force: true })).mismatched).toEqual([]);
   });
 
   it('rebuilds when the lockfile changes', async () => {
@@ -133,7 +151,7 @@ describe('promptlock generate', () => {
     expect(await cli(['generate'])).toEqual({ code: 0, stdout: '', stderr: `✔ ${path.join('src', 'generated', 'prompts.ts')} is up to date\n` });
     const json = await cli(['--json', 'generate', '--force']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ outputPath, written: false, count: 2 });
+    expect(JSON.parse(json.stdout)).toEqual({ outputPath, written: false, count: 2, mismatched: [] });
   });
 
   it('exits 1 with the lockfile error and a hint when there is no lockfile', async () => {

@@ -26,6 +26,9 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
     force: Boolean(flags.force),
   });
   const shown = relative(ctx.io.cwd, result.outputPath) || result.outputPath;
+  for (const name of result.mismatched) {
+    ctx.logger.warn(`the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. Run \`promptlock sync\` to restore it; \`promptlock check\` fails until then.`);
+  }
   if (ctx.globals.json) {
     ctx.logger.json(result);
   } else if (result.written) {
