@@ -18,7 +18,7 @@ export interface LabeledText {
 interface Seen {
   variable: Variable;
   /** Where the hint that fixed the type was written, for conflict messages. */
-  typedAt: string | undefined;
+  typedAt: (() => string) | undefined;
 }
 
 /**
@@ -35,8 +35,11 @@ export function listVariables(texts: string | readonly LabeledText[], where?: st
     if (!text) continue;
     for (const segment of parseTemplate(text)) {
       if (segment.kind !== 'placeholder') continue;
-      const { line, column } = lineColumn(text, segment.offset);
-      const location = `${where ? `${where} ` : ''}${label} ${line}:${column}`;
+      // Line and column cost a scan of the text: worked out only for an error message.
+      const location = () => {
+        const { line, column } = lineColumn(text, segment.offset);
+        return `${where ? `${where} ` : ''}${label} ${line}:${column}`;
+      };
       const entry = seen.get(segment.name);
       if (!entry) {
         const variable: Variable = { name: segment.name, type: segment.type };
@@ -56,7 +59,7 @@ export function listVariables(texts: string | readonly LabeledText[], where?: st
         entry.typedAt = location;
       } else if (variable.type !== segment.type) {
         throw new TemplateError(
-          `Variable "${segment.name}" has conflicting type hints: "${variable.hint}" at ${entry.typedAt} and "${segment.hint}" at ${location}.`,
+          `Variable "${segment.name}" has conflicting type hints: "${variable.hint}" at ${entry.typedAt()} and "${segment.hint}" at ${location()}.`,
           { hint: `Use one type for "${segment.name}" everywhere it appears (or leave the hint off all but one place).` },
         );
       }

@@ -34,7 +34,7 @@ export interface WatchOptions {
   intervalSeconds?: number;
   /** The service's per-minute request limit; polling spends at most 20% of it. @default 1000 */
   limitPerMinute?: number;
-  /** Quiet time after a file event before acting on it. @default 100 */
+  /** Quiet time after a file event before acting on it. @default 25 */
   debounceMs?: number;
 }
 
@@ -219,7 +219,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   };
 
   const files = await watchFiles(pathsOf(config), {
-    debounceMs: options.debounceMs ?? 100,
+    debounceMs: options.debounceMs ?? 25,
     onBatch,
     onError: (error) => log.warn(`Watching files failed: ${error.message}`),
   });
