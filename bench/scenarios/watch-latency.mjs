@@ -19,15 +19,12 @@ import { startService } from '../lib/service.mjs';
 import { median, percentile, thousands } from '../lib/stats.mjs';
 
 const BIN = fileURLToPath(new URL('../../bin/promptlock.js', import.meta.url));
-const LIBRARY_WATCHER = fileURLToPath(new URL('../lib/watch-child.mjs', import.meta.url));
 const PROMPTS = 1_000;
 const SAMPLES = 25;
 const SAMPLE_TIMEOUT_MS = 10_000;
 const READY_TIMEOUT_MS = 60_000;
 /** The watcher's debounce (src/watch/watch.ts, `debounceMs` default); not settable from the CLI. */
-const DEBOUNCE_MS = 100;
-/** The shorter debounce tried through the library, to show what the default costs. */
-const SHORT_DEBOUNCE_MS = 25;
+const DEBOUNCE_MS = 25;
 
 function stamp(file) {
   try {
@@ -137,12 +134,11 @@ export async function run({ runs = 3, log = () => {} } = {}) {
       return latencies;
     };
     const cli = await measure([BIN, 'watch', '--interval', '3600'], 'CLI');
-    const short = await measure([LIBRARY_WATCHER, String(SHORT_DEBOUNCE_MS)], `library, debounce ${SHORT_DEBOUNCE_MS} ms`);
     const p50 = percentile(cli, 50);
     const p95 = percentile(cli, 95);
     const gen = median(generateMs);
     const scenario = `7 watch latency (${thousands(PROMPTS)} prompts, snapshot edit → module rewritten)`;
-    const note = `${SAMPLES} samples; of which ${DEBOUNCE_MS} ms is the watcher's fixed debounce and ~${Math.round(gen)} ms a generate(force) after a one-file edit (median in process)`;
+    const note = `${SAMPLES} samples; of which ${DEBOUNCE_MS} ms is the watcher's debounce and ~${Math.round(gen)} ms a generate(force) after a one-file edit (median in process)`;
     return [
       {
         scenario,
@@ -169,19 +165,6 @@ export async function run({ runs = 3, log = () => {} } = {}) {
         goal: '',
         met: undefined,
         note: '',
-      },
-      {
-        scenario,
-        figure: `p50 with a ${SHORT_DEBOUNCE_MS} ms debounce (library)`,
-        value: percentile(short, 50),
-        unit: 'ms',
-        baseline: p50,
-        baselineLabel: `p50 with the ${DEBOUNCE_MS} ms default`,
-        ratio: percentile(short, 50) / p50,
-        ratioLabel: '× default',
-        goal: '',
-        met: undefined,
-        note: `what-if, not the CLI: startWatch({ debounceMs: ${SHORT_DEBOUNCE_MS} }) in a child process; p95 ${Math.round(percentile(short, 95))} ms`,
       },
     ];
   } finally {
