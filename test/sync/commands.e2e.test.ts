@@ -4,29 +4,15 @@
  */
 import { access, cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_TEST_KEY, startServer, type RunningServer } from '../../src/server/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
-import { makeProject, removeDir } from '../helpers/project.js';
+import { removeDir } from '../helpers/project.js';
+import { disposables } from '../helpers/disposables.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
-const cleanup: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const fn of cleanup.reverse()) await fn();
-});
-
-async function serve(options: Partial<Parameters<typeof startServer>[0]> & { dir: string }): Promise<RunningServer> {
-  const server = await startServer({ port: 0, ...options });
-  cleanup.push(() => server.close());
-  return server;
-}
-
-async function project(config: Record<string, unknown>): Promise<string> {
-  const dir = await makeProject(config);
-  cleanup.push(() => removeDir(dir));
-  return dir;
-}
+const { serve, project, defer } = disposables();
 
 const read = (dir: string, file: string) => readFile(path.join(dir, file), 'utf8');
 
@@ -86,7 +72,7 @@ describe('incremental sync', () => {
   let folder: string;
   beforeAll(async () => {
     folder = await writeServedFolder(undefined, 6, 1);
-    cleanup.push(() => removeDir(folder));
+    defer(() => removeDir(folder));
     server = await serve({ dir: folder });
   });
 
@@ -124,7 +110,7 @@ describe('diff and check --remote', () => {
   let dir: string;
   beforeAll(async () => {
     folder = await writeServedFolder(undefined, 3, 1);
-    cleanup.push(() => removeDir(folder));
+    defer(() => removeDir(folder));
     server = await serve({ dir: folder });
     dir = await project({ baseUrl: server.url });
     expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);

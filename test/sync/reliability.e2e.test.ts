@@ -3,34 +3,21 @@
  * and a rate-limited service.
  */
 import { cp } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_TEST_KEY, startServer, type RunningServer } from '../../src/server/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
-import { makeProject, removeDir, storeTree } from '../helpers/project.js';
+import { removeDir, storeTree } from '../helpers/project.js';
+import { disposables } from '../helpers/disposables.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
-const cleanup: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const fn of cleanup.reverse()) await fn();
-});
-
-async function serve(options: Partial<Parameters<typeof startServer>[0]> & { dir: string }): Promise<RunningServer> {
-  const server = await startServer({ port: 0, ...options });
-  cleanup.push(() => server.close());
-  return server;
-}
-
-async function project(baseUrl: string): Promise<string> {
-  const dir = await makeProject({ baseUrl, concurrency: 8 });
-  cleanup.push(() => removeDir(dir));
-  return dir;
-}
+const { serve, project: makeTestProject, defer } = disposables();
+const project = (baseUrl: string) => makeTestProject({ baseUrl, concurrency: 8 });
 
 describe('faults', () => {
   it('with 20% of requests failing (503, reset, truncated body) the files equal a clean run', async () => {
     const folder = await writeServedFolder(undefined, 60, 1);
-    cleanup.push(() => removeDir(folder));
+    defer(() => removeDir(folder));
     const clean = await serve({ dir: folder });
     const faulty = await serve({ dir: folder, faults: { rate: 0.2, seed: 7 } });
     const a = await project(clean.url);
@@ -50,7 +37,7 @@ describe('faults', () => {
 describe('rate limits', () => {
   it('syncs more prompts than one window allows with zero 429s', async () => {
     const folder = await writeServedFolder(undefined, 50, 1);
-    cleanup.push(() => removeDir(folder));
+    defer(() => removeDir(folder));
     const limited = await serve({ dir: folder, rateLimits: { authenticated: { perMinute: 30 }, minuteMs: 2000 } });
     const dir = await project(limited.url);
     const run = await runBuiltCli(['sync'], { cwd: dir, env });
@@ -71,7 +58,7 @@ describe('kill -9 at any moment', () => {
 
   beforeAll(async () => {
     folder = await writeServedFolder(undefined, COUNT, 1);
-    cleanup.push(() => removeDir(folder));
+    defer(() => removeDir(folder));
     server = await serve({ dir: folder, latencyMs: 2 });
     stateA = await project(server.url);
     expect((await runBuiltCli(['sync'], { cwd: stateA, env })).code).toBe(0);
