@@ -2,6 +2,7 @@
  * Injected failures for the client's reliability tests. A seeded generator (mulberry32) makes the
  * sequence of faults repeatable: the same seed and request order give the same failures.
  */
+import { seededRandom } from './seeded-random.js';
 import type { FaultKind, ResolvedServerOptions } from './server-options.js';
 
 export interface FaultInjector {
@@ -9,19 +10,8 @@ export interface FaultInjector {
   next(): FaultKind | undefined;
 }
 
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function createFaultInjector(faults: NonNullable<ResolvedServerOptions['faults']>): FaultInjector {
-  const random = faults.seed === undefined ? Math.random : mulberry32(faults.seed);
+  const random = faults.seed === undefined ? Math.random : seededRandom(faults.seed);
   return {
     next() {
       if (random() >= faults.rate) return undefined;

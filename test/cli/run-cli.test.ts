@@ -1,18 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { maskKey, redact } from '../../src/secrets.js';
+import { LOCAL_TEST_KEY, maskKey, redact } from '../../src/secrets.js';
+import { memoryIO } from '../helpers/memory-io.js';
 import { VERSION } from '../../src/version.js';
 
 function io(env: NodeJS.ProcessEnv = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  return { io: { stdout, stderr, env, cwd: process.cwd() }, text: () => ({ out, err }) };
+  const memory = memoryIO({ env });
+  return { io: memory.io, text: () => ({ out: memory.out(), err: memory.err() }) };
 }
 
 describe('runCli', () => {
@@ -81,5 +76,12 @@ describe('secrets', () => {
   });
   it('redacts every occurrence', () => {
     expect(redact(`a ${key} b ${key}`, [key])).toBe('a sk_live…wxyz b sk_live…wxyz');
+  });
+
+  it('also masks any other key-shaped token (a key pasted into a config value), but not the public test key', () => {
+    const pasted = `sk_test_${'P'.repeat(38)}9876`;
+    expect(redact(`url https://a.io/?k=${pasted}&x=1`, [])).toBe('url https://a.io/?k=sk_test…9876&x=1');
+    expect(redact(`serve: test key ${LOCAL_TEST_KEY}`, [])).toBe(`serve: test key ${LOCAL_TEST_KEY}`);
+    expect(redact('sk_live_short', [])).toBe('sk_live_short');
   });
 });

@@ -4,6 +4,7 @@
  * go into one module, which must type-check strictly and, imported, render each text
  * byte-identical to the shared template module. Seeded, so a failure reproduces.
  */
+import { seededRandom } from '../../src/server/seeded-random.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateModule } from '../../src/codegen/index.js';
 import { TemplateError } from '../../src/errors.js';
@@ -13,19 +14,8 @@ import { codegenPrompt, compileStrict, importModule, tempDir } from './helpers.j
 const COUNT = 2_000;
 const SEED = 0x5eed;
 
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
-const random = prng(SEED);
+const random = seededRandom(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const NASTY = [

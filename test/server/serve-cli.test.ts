@@ -2,10 +2,10 @@
  * `promptlock serve` as users run it: the built CLI (run `npx tsup` first) in a child process,
  * stopped by PID with SIGTERM/SIGINT; and flag errors through `runCli` in-process.
  */
+import { memoryIO } from '../helpers/memory-io.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { call, EXAMPLES, getPrompt, KEY } from './helpers.js';
@@ -44,15 +44,7 @@ function serve(args: string[]): Promise<Served> {
   });
 }
 
-function io() {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  return { io: { stdout, stderr, env: { NO_COLOR: '1' }, cwd: ROOT }, out: () => out, err: () => err };
-}
+const io = () => memoryIO({ env: { NO_COLOR: '1' }, cwd: ROOT });
 
 describe.runIf(existsSync(path.join(ROOT, 'dist/cli.js')))('built CLI', () => {
   it('serves examples/workspace on a free port, prints the URL, and exits 0 on SIGTERM', async () => {
