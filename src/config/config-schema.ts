@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_LIMITS, LIMIT_NAMES, type LimitName } from '../limits.js';
 import { BASE_URL_ALLOWED, DEFAULT_BASE_URL, baseUrlProblem } from './base-url.js';
 import { PROMPT_ENTRY_ALLOWED, promptEntryProblems } from './prompt-entry.js';
 
@@ -17,6 +18,7 @@ export const OPTION_ALLOWED = {
   watchInterval: 'a number of seconds from 0.1 to 86400',
   contextFiles: 'true or false',
   timeout: 'an integer number of milliseconds from 1 to 3600000',
+  limits: `an object of positive integers (${LIMIT_NAMES.join(', ')})`,
 } as const;
 
 export type OptionName = keyof typeof OPTION_ALLOWED;
@@ -53,6 +55,13 @@ export const configSchema = z.strictObject({
   watchInterval: z.number().min(0.1).max(86_400).default(30),
   contextFiles: z.boolean().default(false),
   timeout: z.number().int().min(1).max(3_600_000).default(30_000),
+  limits: z
+    .strictObject(
+      Object.fromEntries(
+        LIMIT_NAMES.map((name) => [name, z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_LIMITS[name])]),
+      ) as Record<LimitName, z.ZodDefault<z.ZodNumber>>,
+    )
+    .default({ ...DEFAULT_LIMITS }),
 });
 
 export type ParsedConfig = z.output<typeof configSchema>;

@@ -50,6 +50,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     watchInterval: parsed.watchInterval,
     contextFiles: parsed.contextFiles,
     timeout: parsed.timeout,
+    limits: parsed.limits,
     apiKey: apiKeyFromEnv(env),
   };
 }

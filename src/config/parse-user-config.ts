@@ -37,11 +37,14 @@ function issueMessages(issue: z.core.$ZodIssue, raw: Record<string, unknown>, wh
   if (issue.code === 'custom' && issue.params?.entry) {
     return [`Invalid value for option "${optionPath}" in ${where}: ${issue.message}.`];
   }
-  const value = raw[option];
+  const value = issue.path.reduce<unknown>(
+    (at, key) => (at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined),
+    raw,
+  );
   // The base URL check explains itself (e.g. why plain http:// is refused); others need no more.
   const reason = issue.code === 'custom' ? ` (${issue.message})` : '';
   return [
-    `Invalid value for option "${optionPath}" in ${where}: expected ${OPTION_ALLOWED[option]}, got ${describeValue(value)}${reason}.`,
+    `Invalid value for option "${optionPath}" in ${where}: expected ${issue.path.length > 1 && option === 'limits' ? 'a positive integer' : OPTION_ALLOWED[option]}, got ${describeValue(value)}${reason}.`,
   ];
 }
 

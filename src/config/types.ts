@@ -1,3 +1,5 @@
+import type { Limits } from '../limits.js';
+
 /** The options of `prompts.config.ts`. Every option's JSDoc is the config reference. */
 export interface UserConfig {
   /**
@@ -49,6 +51,12 @@ export interface UserConfig {
    * @default 30000
    */
   timeout?: number;
+  /**
+   * Hard limits on what is accepted from the service and the store; a service cannot raise them.
+   * Each is a positive integer; see docs/security.md.
+   * @default { promptBytes: 1000000, placeholders: 2000, jsonDepth: 64, listPages: 1000, listItems: 100000, responseBytes: 16777216, contextFileBytes: 104857600 }
+   */
+  limits?: Partial<Limits>;
 }
 
 /** The config after defaults, environment overrides and path resolution. Paths are absolute. */
@@ -68,6 +76,8 @@ export interface ResolvedConfig {
   watchInterval: number;
   contextFiles: boolean;
   timeout: number;
+  /** Every limit, defaults applied. */
+  limits: Limits;
   /** From PROMPTLOCK_API_KEY, else BAYT_API_KEY. Never from a file. */
   apiKey: string | undefined;
 }

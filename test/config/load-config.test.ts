@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { loadConfig } from '../../src/config/index.js';
+import { DEFAULT_LIMITS } from '../../src/limits.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -41,8 +42,18 @@ describe('loadConfig: finding and loading', () => {
       watchInterval: 30,
       contextFiles: false,
       timeout: 30000,
+      limits: { ...DEFAULT_LIMITS },
       apiKey: undefined,
     });
+  });
+
+  it('accepts limits and names a wrong one by its path', async () => {
+    const ok = await loadConfig({ cwd: project({ 'prompts.config.json': JSON.stringify({ limits: { listPages: 5 } }) }), env: {} });
+    expect(ok.limits).toEqual({ ...DEFAULT_LIMITS, listPages: 5 });
+    const root = project({ 'prompts.config.json': JSON.stringify({ limits: { listPages: 0, nope: 1 } }) });
+    await expect(loadConfig({ cwd: root, env: {} })).rejects.toThrow(
+      /Invalid value for option "limits\.listPages" in prompts\.config\.json: expected a positive integer, got 0/,
+    );
   });
 
   it('loads a .ts config that imports another .ts file and defineConfig from "promptlock"', async () => {

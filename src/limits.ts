@@ -1,0 +1,41 @@
+/**
+ * Hard limits on what promptlock accepts from outside (the service, the lockfile, the snapshots
+ * folder). Each has a default here and a config option under `limits` that raises or lowers it;
+ * a service cannot raise any of them. docs/security.md lists them with the threat each bounds.
+ */
+
+export interface Limits {
+  /** Bytes of one prompt as JSON (all its texts and fields together). */
+  promptBytes: number;
+  /** `{{placeholders}}` in one prompt's three texts together. */
+  placeholders: number;
+  /** Nesting depth of any JSON value promptlock reads (a prompt, a list page, the lockfile). */
+  jsonDepth: number;
+  /** Pages of `GET /v1/prompts` in one listing. */
+  listPages: number;
+  /** Items of `GET /v1/prompts` in one listing, over all pages. */
+  listItems: number;
+  /** Bytes of one JSON response body (a list page, a prompt, an error). */
+  responseBytes: number;
+  /** Bytes of one downloaded context file, whatever `fileSize` the service announces. */
+  contextFileBytes: number;
+}
+
+export type LimitName = keyof Limits;
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  promptBytes: 1_000_000,
+  placeholders: 2_000,
+  jsonDepth: 64,
+  listPages: 1_000,
+  listItems: 100_000,
+  responseBytes: 16 * 1024 * 1024,
+  contextFileBytes: 100 * 1024 * 1024,
+});
+
+export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as LimitName[];
+
+/** How an error names a limit and the option that changes it: `limits.listPages (default 1000)`. */
+export function describeLimit(name: LimitName, limits: Readonly<Limits> = DEFAULT_LIMITS): string {
+  return `${limits[name]} (option "limits.${name}" in the config; default ${DEFAULT_LIMITS[name]})`;
+}
