@@ -4,7 +4,7 @@
  * cannot drift. tsup's onSuccess writes it to schema.json (shipped as `promptlock/schema.json`);
  * test/plugin/config-json-schema.test.ts fails when the committed file is not what this gives.
  * What JSON Schema cannot say (plain http:// only for loopback, one selector per package) is
- * still checked by promptlock when it loads the config (docs/bundler-plugin.md, "Config schema").
+ * still checked by promptlock when it loads the config.
  */
 import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
