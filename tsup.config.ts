@@ -1,14 +1,20 @@
 import { defineConfig } from 'tsup';
+import { writeConfigJsonSchema } from './scripts/config-json-schema.js';
+
+/** The bundler plugin's entries (src/plugin/): promptlock/vite, promptlock/webpack, … */
+const plugins = Object.fromEntries(['vite', 'webpack', 'rollup', 'esbuild', 'rspack'].map((name) => [name, `src/plugin/${name}.ts`]));
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli/bin.ts' },
+  entry: { index: 'src/index.ts', cli: 'src/cli/bin.ts', ...plugins },
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  dts: { entry: { index: 'src/index.ts' } },
+  dts: { entry: { index: 'src/index.ts', ...plugins } },
   sourcemap: true,
   // Not cleaned: several people build while others run the built CLI; CI starts from a clean clone.
   clean: false,
   splitting: true,
   shims: false,
+  // promptlock/schema.json, from the zod config schema (scripts/config-json-schema.ts).
+  onSuccess: () => writeConfigJsonSchema('schema.json'),
 });

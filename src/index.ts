@@ -1,4 +1,27 @@
-// The public surface of promptlock: the library API, defineConfig, types and errors.
+// The public surface of promptlock (README, "Programmatic API"): sync, generate, check, diff,
+// startServer and defineConfig with their types, and the named errors. Nothing internal: the
+// bundler plugin is promptlock/vite (…/webpack, …/rollup, …/esbuild, …/rspack).
+export { sync, generate, check, diff } from './library.js';
+export type {
+  ProjectOptions,
+  SyncOptions,
+  SyncResult,
+  SyncEvent,
+  GenerateOptions,
+  GenerateResult,
+  CheckOptions,
+  CheckResult,
+  DiffOptions,
+  DiffResult,
+  PromptDiff,
+} from './library.js';
+export type { PromptChange } from './sync/sync.js';
+export type { FieldDiff } from './sync/diff-prompts.js';
+export { startServer, LOCAL_TEST_KEY } from './server/index.js';
+export type { ServerOptions, RunningServer, ServerStats, FaultKind } from './server/index.js';
+export { defineConfig } from './config/define-config.js';
+export type { UserConfig } from './config/types.js';
+export type { Limits } from './limits.js';
 export {
   PromptlockError,
   ConfigError,
@@ -8,31 +31,3 @@ export {
   AggregatePromptlockError,
 } from './errors.js';
 export type * from './types.js';
-export { parsePackageName, formatPackageName, PACKAGE_NAME_PATTERN } from './package-name.js';
-export type { PackageName, Selector } from './package-name.js';
-export { maskKey } from './secrets.js';
-export { parseTemplate, listVariables, renderTemplate, stringifyValue } from './template/index.js';
-export type { Variable, VariableType, Segment, Placeholder } from './template/index.js';
-export type { Lockfile, LockEntry, LockedFile } from './store/lockfile-format.js';
-export { runCli } from './cli/run-cli.js';
-export { VERSION } from './version.js';
-export { defineConfig, loadConfig } from './config/index.js';
-export type { UserConfig, ResolvedConfig } from './config/types.js';
-export { sync } from './sync/sync.js';
-export type { SyncOptions, SyncResult, SyncEvent, PromptChange } from './sync/sync.js';
-export { check } from './sync/check.js';
-export type { CheckOptions, CheckResult } from './sync/check.js';
-export { diffPrompts, formatDiffText, formatDiffMarkdown } from './sync/diff-prompts.js';
-export type { PromptDiff } from './sync/diff-prompts.js';
-export { generate, generateModule } from './codegen/index.js';
-export type { GenerateOptions, GenerateResult } from './codegen/index.js';
-export { startWatch } from './watch/watch.js';
-export type { WatchHandle, WatchOptions, WatchStats, WatchLog } from './watch/watch.js';
-export { renderModuleFromStore, typecheckModule } from './codegen/index.js';
-export type { CodegenPrompt } from './codegen/index.js';
-export { startServer, LOCAL_TEST_KEY } from './server/index.js';
-export type { ServerOptions, RunningServer, ServerStats, FaultKind } from './server/index.js';
-export { createClient } from './api/index.js';
-export type { ClientOptions, PromptServiceClient } from './api/index.js';
-export { initProject, addPromptToConfig, removePromptFromConfig, addPackageScripts } from './init/index.js';
-export type { InitOptions, InitResult, PromptEdit, ScriptChange } from './init/index.js';

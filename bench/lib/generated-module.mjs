@@ -54,7 +54,9 @@ export const SHAPES = {
 export async function generatedModule(dir, count, shape = 'short') {
   SHAPES[shape].make(dir, count);
   const outputPath = path.join(dir, 'src', 'generated', 'prompts.ts');
-  await generate({ lockfilePath: path.join(dir, 'prompts.lock.json'), snapshotsDir: path.join(dir, 'prompts'), outputPath });
+  // Every default: prompts.lock.json, prompts/, src/generated/prompts.ts.
+  writeFileSync(path.join(dir, 'prompts.config.json'), '{}\n');
+  await generate({ cwd: dir, env: {} });
   return { outputPath, snapshotsDir: path.join(dir, 'prompts') };
 }
 

@@ -1,21 +1,20 @@
 /**
- * Runs promptlock's sync in this process, the way the CLI does (loadConfig, then sync with a client
- * from createClient), and times it from the call to the result: process start and module loading
- * are excluded. Phase events give where the time went (list, fetch, write).
+ * Runs promptlock's sync in this process through the library API (which loads the config and
+ * opens the client the way the CLI does), and times it from the call to the result: process start
+ * and module loading are excluded, loading the JSON config is included. Phase events give where
+ * the time went (list, fetch, write).
  */
-import { createClient, LOCAL_TEST_KEY, loadConfig, sync } from '../../dist/index.js';
+import { LOCAL_TEST_KEY, sync } from '../../dist/index.js';
 
 /** `apiKey` defaults to the local service's test key; a key of its own gives a run fresh rate windows. */
 export async function runSync(projectDir, { apiKey = LOCAL_TEST_KEY } = {}) {
-  const config = await loadConfig({ cwd: projectDir, env: { PROMPTLOCK_API_KEY: apiKey } });
   const phases = {};
   let phaseStart = performance.now();
   let phase;
   const start = performance.now();
   const result = await sync({
-    config,
-    connect: async () =>
-      createClient({ baseUrl: config.baseUrl, apiKey: config.apiKey, concurrency: config.concurrency, timeoutMs: config.timeout }),
+    cwd: projectDir,
+    env: { PROMPTLOCK_API_KEY: apiKey },
     onEvent: (event) => {
       if (event.type !== 'phase' || event.phase === phase) return;
       const now = performance.now();

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { generate, LOCAL_TEST_KEY, loadConfig } from '../../dist/index.js';
+import { generate, LOCAL_TEST_KEY } from '../../dist/index.js';
 import { runSync } from '../lib/run-sync.mjs';
 import { nameOf, packageOf, WORKSPACE, writeProject, writeServedFolder } from '../lib/served-folder.mjs';
 import { startService } from '../lib/service.mjs';
@@ -106,15 +106,15 @@ export async function run({ runs = 3, log = () => {} } = {}) {
     const names = Array.from({ length: PROMPTS }, (_, i) => `${nameOf(i)}:v1`);
     const project = writeProject(path.join(work, 'project'), { baseUrl: service.url, concurrency: 64, prompts: names });
     await runSync(project);
-    const config = await loadConfig({ cwd: project, env: { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY } });
+    const snapshotsDir = path.join(project, 'prompts'); // the config's default
 
     // What the watcher runs after its debounce, timed in this process: one snapshot edited, then
     // generate({ force: true }). The first run fills the caches, as the watcher's start does.
     const generateMs = [];
-    const location = { lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, force: true };
+    const location = { cwd: project, env: {}, force: true }; // loading the JSON config is included
     await generate(location);
     for (let i = 0; i < Math.max(5, runs); i++) {
-      editSnapshot(config.snapshotsDir, 500 + i, `bench-generate-${i}`);
+      editSnapshot(snapshotsDir, 500 + i, `bench-generate-${i}`);
       const start = performance.now();
       await generate(location);
       generateMs.push(performance.now() - start);
@@ -126,7 +126,7 @@ export async function run({ runs = 3, log = () => {} } = {}) {
       const latencies = [];
       for (let i = 0; i < SAMPLES; i++) {
         // Spread over the store; a pause lets the previous run's writes and events settle.
-        latencies.push(await sample(config.snapshotsDir, config.outputPath, (i * 37) % PROMPTS, `bench-edit-${label}-${i}-${Date.now()}`));
+        latencies.push(await sample(snapshotsDir, path.join(project, 'src/generated/prompts.ts'), (i * 37) % PROMPTS, `bench-edit-${label}-${i}-${Date.now()}`));
         await sleep(150);
       }
       await watcher.stop();

@@ -17,6 +17,11 @@ export function parseUserConfig(raw: unknown, where: string): ParsedConfig {
       { hint: 'Write `export default defineConfig({ … })` (or a JSON object).' },
     );
   }
+  // The key editors read to find the JSON Schema (`init --format json` writes it): not an option.
+  if (typeof (raw as { $schema?: unknown }).$schema === 'string') {
+    const { $schema: _schema, ...options } = raw as Record<string, unknown>;
+    raw = options;
+  }
   const result = configSchema.safeParse(raw);
   if (result.success) return result.data;
   const messages = result.error.issues.flatMap((issue) => issueMessages(issue, raw as Record<string, unknown>, where));

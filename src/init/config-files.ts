@@ -8,6 +8,9 @@ export const CONFIG_FILE_NAMES = LOADER_FILE_NAMES.filter((name) => name !== 'pa
 /** The file `init` writes. */
 export const STARTER_CONFIG_NAME = 'prompts.config.ts';
 
+/** The file `init --format json` writes. */
+export const STARTER_JSON_CONFIG_NAME = 'prompts.config.json';
+
 async function exists(path: string): Promise<boolean> {
   try {
     await access(path);

@@ -1,22 +1,24 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { existingConfigFiles, STARTER_CONFIG_NAME } from './config-files.js';
+import { existingConfigFiles, STARTER_CONFIG_NAME, STARTER_JSON_CONFIG_NAME } from './config-files.js';
 import { addPackageScripts, PROMPTLOCK_SCRIPTS, type ScriptChange } from './package-scripts.js';
-import { readStarterConfig } from './starter-config.js';
+import { readStarterConfig, STARTER_JSON_CONFIG } from './starter-config.js';
 
 export interface InitOptions {
   /** The project folder: where prompts.config.ts is written and package.json is looked for. */
   dir: string;
   /** Edit package.json's scripts (true), or only report the scripts to add (false). */
   packageJson: boolean;
-  /** Replace an existing prompts.config.ts (never another config file). */
+  /** Replace an existing starter config of the same format (never another config file). */
   force: boolean;
+  /** `ts` writes prompts.config.ts; `json` writes prompts.config.json referencing promptlock/schema.json. @default 'ts' */
+  format?: 'ts' | 'json';
 }
 
 export interface InitResult {
   configPath: string;
-  /** True when an existing prompts.config.ts was replaced (`force`). */
+  /** True when an existing starter config was replaced (`force`). */
   overwritten: boolean;
   /** Set when package.json was edited (or already had the scripts). */
   packageJson: { path: string; changed: boolean; scripts: ScriptChange[] } | undefined;
@@ -43,16 +45,16 @@ function hasPackageConfig(packageText: string | undefined): boolean {
   }
 }
 
-/** Stops init when a config exists, naming it; `force` only ever replaces prompts.config.ts. */
-function refuseExisting(dir: string, existing: string[], force: boolean): void {
-  const others = existing.filter((path) => basename(path) !== STARTER_CONFIG_NAME);
+/** Stops init when a config exists, naming it; `force` only ever replaces the file init writes. */
+function refuseExisting(dir: string, existing: string[], force: boolean, starter: string): void {
+  const others = existing.filter((path) => basename(path) !== starter);
   if (existing.length === 0 || (force && others.length === 0)) return;
   const names = existing.map((path) => basename(path)).join(', ');
   throw new ConfigError(`${names} already exists in ${dir}; promptlock init does not overwrite it.`, {
     hint:
       others.length === 0
         ? `Edit it, or run promptlock init --force to replace it with the starter config.`
-        : `Edit it, or remove it first: --force only replaces ${STARTER_CONFIG_NAME}.`,
+        : `Edit it, or remove it first: --force only replaces ${starter}.`,
   });
 }
 
@@ -66,15 +68,17 @@ export async function initProject(options: InitOptions): Promise<InitResult> {
   const packageText = await readIfExists(packagePath);
   const existing = await existingConfigFiles(dir);
   if (hasPackageConfig(packageText)) existing.push(`${packagePath} ("promptlock" key)`);
-  refuseExisting(dir, existing, options.force);
+  const json = options.format === 'json';
+  const starter = json ? STARTER_JSON_CONFIG_NAME : STARTER_CONFIG_NAME;
+  refuseExisting(dir, existing, options.force, starter);
 
   const scriptsEdit = options.packageJson && packageText !== undefined ? addPackageScripts(packageText, packagePath) : undefined;
-  const configPath = join(dir, STARTER_CONFIG_NAME);
+  const configPath = join(dir, starter);
   try {
     // 'wx' makes the no-overwrite promise hold even against a file created since the check.
-    await writeFile(configPath, await readStarterConfig(), { flag: options.force ? 'w' : 'wx' });
+    await writeFile(configPath, json ? STARTER_JSON_CONFIG : await readStarterConfig(), { flag: options.force ? 'w' : 'wx' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') refuseExisting(dir, [configPath], false);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') refuseExisting(dir, [configPath], false, starter);
     throw error;
   }
   if (scriptsEdit?.changed) await writeFile(packagePath, scriptsEdit.text);

@@ -23,3 +23,9 @@ export async function readStarterConfig(): Promise<string> {
     hint: 'Reinstall promptlock.',
   });
 }
+
+/**
+ * The starter `prompts.config.json` of `init --format json`: its `$schema` points at the JSON
+ * Schema the package ships (`promptlock/schema.json`), so editors validate and complete it.
+ */
+export const STARTER_JSON_CONFIG = `${JSON.stringify({ $schema: './node_modules/promptlock/schema.json', prompts: [] }, null, 2)}\n`;

@@ -36,6 +36,8 @@ export interface WatchOptions {
   limitPerMinute?: number;
   /** Quiet time after a file event before acting on it. @default 25 */
   debounceMs?: number;
+  /** Poll the service; false only regenerates on file changes (the bundler plugin without `poll`). @default true */
+  poll?: boolean;
 }
 
 export interface WatchStats {
@@ -134,7 +136,10 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
     if (changes) log.success(`Synced: ${changes}`);
   };
 
+  const polling = options.poll !== false;
+
   const poll = async () => {
+    if (!polling) return;
     stats.polls++;
     const budget = pollBudget({ intervalSeconds: interval(), limitPerMinute: options.limitPerMinute });
     const allowance = { now: pollAllowance(budget, sent), share: budget.perPoll, room: Math.max(0, budget.perMinute - sent.used()) };
@@ -208,7 +213,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
     config = next;
     files.update(pathsOf(config));
     upstream.listing = undefined; // the config may ask for other workspaces: list again
-    log.info('Config changed: syncing what it asks for.');
+    log.info(polling ? 'Config changed: syncing what it asks for.' : 'Config changed: regenerating.');
     await poll();
     await regenerate([]);
   };
@@ -225,7 +230,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   });
 
   const schedule = () => {
-    if (closed) return;
+    if (closed || !polling) return;
     pollTimer = setTimeout(() => void enqueue('poll', poll).then(schedule), interval() * 1000);
   };
 

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { parsePackageName } from '../../package-name.js';
+import { diffNameFilter } from '../../library.js';
 import { action, type CliRuntime } from '../action.js';
 
 export function registerDiff(program: Command, runtime: CliRuntime): void {
@@ -18,8 +18,7 @@ export function registerDiff(program: Command, runtime: CliRuntime): void {
         ]);
         const config = await loadCommandConfig(ctx);
         const result = await sync({ config, connect: connector(ctx, config), dryRun: true, ...(names.length ? { names } : {}) });
-        const only = names.length ? new Set(names.map((n) => { const p = parsePackageName(n); return p ? `@${p.workspace}/${p.package}` : n; })) : undefined;
-        const diffs = diffPrompts(result.before, result.after, only);
+        const diffs = diffPrompts(result.before, result.after, diffNameFilter(names));
         if (ctx.globals.json) {
           ctx.logger.json({ command: 'diff', changes: diffs });
           return 0;

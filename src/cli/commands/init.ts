@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import { relative } from 'node:path';
+import { Option, type Command } from 'commander';
+import { basename, relative } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import type { InitResult } from '../../init/index.js';
 import { action, type CliRuntime } from '../action.js';
@@ -8,13 +8,14 @@ import type { CommandContext } from '../context.js';
 interface InitFlags {
   force?: boolean;
   packageJson: boolean;
+  format: 'ts' | 'json';
 }
 
-const NEXT_STEPS = [
+const nextSteps = (config: string) => [
   'Set your API key in the environment (never in the config): export PROMPTLOCK_API_KEY=…',
-  'Name the prompts to lock in prompts.config.ts, or run: npx promptlock add @<workspace>/<prompt>',
+  `Name the prompts to lock in ${config}, or run: npx promptlock add @<workspace>/<prompt>`,
   'Run: npx promptlock sync',
-  'Commit prompts.config.ts, prompts.lock.json and the prompts/ folder.',
+  `Commit ${config}, prompts.lock.json and the prompts/ folder.`,
 ];
 
 function printScripts(ctx: CommandContext, result: InitResult): void {
@@ -47,14 +48,15 @@ async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
     });
   }
   const { initProject } = await import('../../init/index.js');
-  const result = await initProject({ dir: ctx.io.cwd, packageJson: flags.packageJson, force: Boolean(flags.force) });
+  const result = await initProject({ dir: ctx.io.cwd, packageJson: flags.packageJson, force: Boolean(flags.force), format: flags.format });
+  const steps = nextSteps(basename(result.configPath));
   if (ctx.globals.json) {
     ctx.logger.json({
       config: result.configPath,
       overwritten: result.overwritten,
       packageJson: result.packageJson ?? null,
       scriptsToAdd: result.scriptsToAdd ?? null,
-      nextSteps: NEXT_STEPS,
+      nextSteps: steps,
     });
     return 0;
   }
@@ -63,7 +65,7 @@ async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
   printScripts(ctx, result);
   logger.info('');
   logger.info('Next steps:');
-  NEXT_STEPS.forEach((step, index) => logger.info(`  ${index + 1}. ${step}`));
+  steps.forEach((step, index) => logger.info(`  ${index + 1}. ${step}`));
   return 0;
 }
 
@@ -71,7 +73,8 @@ export function registerInit(program: Command, runtime: CliRuntime): void {
   program
     .command('init')
     .description('write a starter prompts.config.ts and add the scripts a project needs to package.json')
-    .option('--force', 'replace an existing prompts.config.ts with the starter config')
+    .option('--force', 'replace an existing prompts.config.ts (prompts.config.json with --format json) with the starter config')
+    .addOption(new Option('--format <format>', 'ts, or json: a prompts.config.json that references promptlock/schema.json').choices(['ts', 'json']).default('ts'))
     .option('--no-package-json', 'do not edit package.json; print the scripts to add instead')
     .action(action(runtime, (ctx, flags: InitFlags) => runInit(ctx, flags)));
 }

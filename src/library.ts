@@ -1,0 +1,123 @@
+/**
+ * The programmatic API (README, "Programmatic API"): `sync`, `generate`, `check` and `diff` find
+ * and load the config as the CLI does (from `cwd`, or the file `config` names), take the API key
+ * from `env`, and return what the CLI reports. They never print and never exit: failures are the
+ * named errors of src/errors.ts, with the exit code the CLI would use in `exitCode`.
+ */
+import type { GenerateResult } from './codegen/generate.js';
+import type { ResolvedConfig } from './config/types.js';
+import { parsePackageName } from './package-name.js';
+import type { CheckResult } from './sync/check.js';
+import type { PromptDiff } from './sync/diff-prompts.js';
+import type { SyncEvent, SyncResult } from './sync/sync.js';
+
+/** Which project: where its config is, and the environment it runs in. */
+export interface ProjectOptions {
+  /** Where the config search starts (up to the nearest package.json), and what `config` is relative to. @default process.cwd() */
+  cwd?: string;
+  /** An explicit config file (like `--config`); no search happens then. */
+  config?: string;
+  /** Source of PROMPTLOCK_API_KEY / BAYT_API_KEY and PROMPTLOCK_BASE_URL. @default process.env */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface SyncOptions extends ProjectOptions {
+  /** Only these prompts (names from the config, with or without selector); the module still holds every locked prompt. */
+  names?: readonly string[];
+  /** Install exactly what the lockfile says, like `npm ci` (`sync --frozen`). */
+  frozen?: boolean;
+  /** Download file context items next to the snapshots. Default: the config's `contextFiles`. */
+  withFiles?: boolean;
+  /** Progress: the phases (list, fetch, write) and each prompt done. */
+  onEvent?: (event: SyncEvent) => void;
+}
+
+export interface GenerateOptions extends ProjectOptions {
+  /** Rebuild even when the module's recorded inputs match the lockfile. */
+  force?: boolean;
+}
+
+export interface CheckOptions extends ProjectOptions {
+  /** Also compare the lockfile with the service (needs the API key). */
+  remote?: boolean;
+  /** Type-check the module with the TypeScript compiler. @default true */
+  typecheck?: boolean;
+}
+
+export interface DiffOptions extends ProjectOptions {
+  /** Only these prompts. */
+  names?: readonly string[];
+}
+
+export interface DiffResult {
+  /** One entry per prompt that a sync would add, remove or change, by name. */
+  changes: PromptDiff[];
+  /** The diff as `promptlock diff` prints it (no colours). */
+  text: string;
+  /** The diff as `promptlock diff --format markdown` writes it, for a pull-request comment. */
+  markdown: string;
+}
+
+export type { GenerateResult, CheckResult, PromptDiff, SyncEvent, SyncResult };
+
+async function load(options: ProjectOptions): Promise<ResolvedConfig> {
+  const { loadConfig } = await import('./config/load-config.js');
+  return loadConfig({ cwd: options.cwd ?? process.cwd(), ...(options.config ? { configPath: options.config } : {}), ...(options.env ? { env: options.env } : {}) });
+}
+
+function connector(config: ResolvedConfig) {
+  return async () => {
+    const { createClient } = await import('./api/index.js');
+    return createClient({ baseUrl: config.baseUrl, apiKey: config.apiKey, concurrency: config.concurrency, timeoutMs: config.timeout });
+  };
+}
+
+/** `promptlock sync`: resolves what the config asks for, fetches what changed, commits snapshots, lockfile and module. */
+export async function sync(options: SyncOptions = {}): Promise<SyncResult> {
+  const config = await load(options);
+  const { sync: run } = await import('./sync/sync.js');
+  return run({
+    config,
+    connect: connector(config),
+    ...(options.names ? { names: options.names } : {}),
+    frozen: Boolean(options.frozen),
+    ...(options.withFiles !== undefined ? { withFiles: options.withFiles } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+  });
+}
+
+/** `promptlock generate`: the module from the lockfile and snapshots. No network, no key. */
+export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
+  const config = await load(options);
+  const [{ generate: run }, { finishInterruptedRun }] = await Promise.all([import('./codegen/generate.js'), import('./store/finish-interrupted-run.js')]);
+  await finishInterruptedRun(config.rootDir, 'generate');
+  return run({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, force: Boolean(options.force) });
+}
+
+/** `promptlock check`: writes nothing; every problem found is in `problems` (empty: all agree). */
+export async function check(options: CheckOptions = {}): Promise<CheckResult> {
+  const config = await load(options);
+  const { check: run } = await import('./sync/check.js');
+  return run({ config, remote: Boolean(options.remote), connect: connector(config), typecheck: options.typecheck !== false });
+}
+
+/** The prompt names `diff` keeps for `names` given with or without a selector. */
+export function diffNameFilter(names: readonly string[]): ReadonlySet<string> | undefined {
+  if (names.length === 0) return undefined;
+  return new Set(
+    names.map((name) => {
+      const parsed = parsePackageName(name);
+      return parsed ? `@${parsed.workspace}/${parsed.package}` : name;
+    }),
+  );
+}
+
+/** `promptlock diff`: what `sync` would change, as line diffs of the prompt texts. Writes nothing. */
+export async function diff(options: DiffOptions = {}): Promise<DiffResult> {
+  const config = await load(options);
+  const [{ sync: run }, { diffPrompts, formatDiffMarkdown, formatDiffText }] = await Promise.all([import('./sync/sync.js'), import('./sync/diff-prompts.js')]);
+  const names = options.names ?? [];
+  const result = await run({ config, connect: connector(config), dryRun: true, ...(names.length ? { names } : {}) });
+  const changes = diffPrompts(result.before, result.after, diffNameFilter(names));
+  return { changes, text: formatDiffText(changes), markdown: formatDiffMarkdown(changes) };
+}
