@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /**
  * The few named errors the library throws. The library never prints or exits: the CLI formats
  * these and picks the exit code from `exitCode` (DESIGN.md: 1 operation failed, 2 usage/config).
@@ -68,7 +70,7 @@ const FS_CAUSES: Record<string, string> = {
   EDQUOT: 'the disk quota is exhausted',
   EROFS: 'the file system is read-only',
   EACCES: 'permission denied',
-  EPERM: 'operation not permitted (a permission, or a file marked immutable)',
+  EPERM: 'operation not permitted by permissions or an immutable flag',
   ENOTDIR: 'a part of the path is a file, not a folder',
   EISDIR: 'it is a folder, not a file',
   ENOTEMPTY: 'the folder is not empty',
@@ -97,7 +99,10 @@ export class FileSystemError extends PromptlockError {
   constructor(action: string, file: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
     const words = code ? (FS_CAUSES[code] ?? (cause as Error).message) : String((cause as Error)?.message ?? cause);
-    super(`Cannot ${action} ${file}: ${words}${code ? ` (${code})` : ''}.`, {
+    // Shown relative to where the user stands when inside it, like every other path in messages.
+    const relative = path.relative(process.cwd(), file);
+    const shown = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+    super(`Cannot ${action} ${shown}: ${words}${code ? ` (${code})` : ''}.`, {
       cause,
       hint:
         code === 'ENOSPC' || code === 'EDQUOT'

@@ -14,7 +14,7 @@ import { disposables } from '../helpers/disposables.js';
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
 const { serve, project } = disposables();
 
-type Entry = { selector: string | null; version: string; id: string; variables: Array<{ name: string; type: string }>; files?: Record<string, { path: string; size: number; integrity: string }> };
+type Entry = { selector: string | null; version: string; id: string; integrity: string; variables: Array<{ name: string; type: string }>; files?: Record<string, { path: string; size: number; integrity: string }> };
 type Lock = { prompts: Record<string, Entry> };
 
 let synced: string;
