@@ -29,25 +29,30 @@ describe('stale run lock, many runs at once', () => {
   it('60 rounds of 6 concurrent takeovers: never two holders, and the lock on disk is the holder\'s', async () => {
     let rounds = 0;
     const holdersPerRound: number[] = [];
+    const otherFailures: string[] = [];
     for (let round = 0; round < 60; round++) {
       await mkdir(path.join(root, '.promptlock'), { recursive: true });
       // Alternate a readable stale lock and a damaged one (unreadable bytes from a crash).
       await writeFile(lockFile(), round % 2 === 0 ? staleLock() : '{"pid": 12');
       const results = await Promise.allSettled(Array.from({ length: 6 }, () => acquireRunLock(root, 'sync')));
       const held = results.filter((r): r is PromiseFulfilledResult<RunLock> => r.status === 'fulfilled');
-      for (const r of results) {
-        if (r.status === 'rejected') expect(String(r.reason.message)).toContain(`Another promptlock sync is running in this project (pid ${process.pid}`);
-      }
       holdersPerRound.push(held.length);
-      const onDisk = JSON.parse(await readFile(lockFile(), 'utf8')) as { pid: number; token: string };
-      expect(onDisk.pid).toBe(process.pid);
+      for (const r of results) {
+        const message = r.status === 'rejected' ? String(r.reason.message) : '';
+        if (r.status === 'rejected' && !message.startsWith(`Another promptlock sync is running in this project (pid ${process.pid}`)) otherFailures.push(message);
+      }
+      const onDisk = await readFile(lockFile(), 'utf8').catch(() => '');
+      if (held.length === 1) expect(JSON.parse(onDisk).pid).toBe(process.pid);
       for (const lock of held) await lock.value.release();
       // Nothing left behind: no lock, no private temp files, no takeover guard.
-      expect(await readdir(path.join(root, '.promptlock'))).toEqual(['.gitignore']);
+      if (held.length === 1) expect(await readdir(path.join(root, '.promptlock'))).toEqual(['.gitignore']);
+      await rm(path.join(root, '.promptlock'), { recursive: true, force: true });
       rounds++;
     }
     expect(rounds).toBe(60);
+    expect(holdersPerRound.filter((n) => n > 1), 'rounds with two holders at once').toEqual([]);
     expect(holdersPerRound).toEqual(Array.from({ length: 60 }, () => 1));
+    expect(otherFailures).toEqual([]);
   }, 60_000);
 
   it('release removes only a lock this run still owns', async () => {
