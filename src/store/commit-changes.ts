@@ -4,6 +4,11 @@
  * Only then are staged files renamed over their targets. A run killed before the commit point
  * leaves the previous files untouched; one killed after it is rolled forward by the next run
  * (`recoverStore`), and readers in between see the committed state through `openStoreView`.
+ *
+ * Every path is checked before it is touched (`StorePathGuard`): inside the project, never through
+ * a symbolic link out of it, nor through any link in the snapshots folder. A failure after the
+ * commit point never wedges the project: an operation that can never succeed is skipped, one that
+ * may (a full or read-only disk) leaves the journal, marked failed, for the next run to complete.
  */
 import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -201,9 +206,9 @@ export interface CommitOptions {
  */
 export async function commitChanges(rootDir: string, changes: readonly StoreChange[], options: CommitOptions = {}): Promise<CommitResult> {
   const guard = new StorePathGuard(rootDir, options.storeDir);
-  for (const change of changes) await guard.check(change.path, change.kind === 'write' ? 'write' : 'remove');
   const keep = new Array<boolean>(changes.length).fill(true);
   await eachLimited(changes, WRITE_PARALLELISM, async (change, index) => {
+    await guard.check(change.path, change.kind === 'write' ? 'write' : 'remove');
     if (change.kind === 'write') {
       const current = await readCurrent(change.path);
       if (current && current.equals(typeof change.content === 'string' ? Buffer.from(change.content) : change.content)) keep[index] = false;

@@ -1,4 +1,4 @@
-import { lstat, realpath } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FileSystemError, LockfileError, PromptlockError } from '../errors.js';
 import { parsePackageName } from '../package-name.js';
@@ -80,7 +80,10 @@ export class StorePathGuard {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // the rest does not exist yet
         throw new FileSystemError('inspect', current, error);
       }
-      if (stats.isSymbolicLink()) await this.refuseLink(current, file, action);
+      if (stats.isSymbolicLink()) {
+        await this.refuseLink(current, file, action);
+        stats = await stat(current); // an allowed link (in the project, above the store): what it points at
+      }
       if (!isLast) {
         if (!stats.isDirectory()) throw new FileSystemError(action, file, Object.assign(new Error('not a folder'), { code: 'ENOTDIR' }));
         this.safeDirs.add(current);

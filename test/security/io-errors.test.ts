@@ -9,7 +9,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { jsonFailure, reportError } from '../../src/cli/format-error.js';
+import { createLogger } from '../../src/cli/logger.js';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
+import { memoryIO } from '../helpers/memory-io.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { removeDir, storeTree } from '../helpers/project.js';
@@ -36,6 +39,19 @@ function mountTmpfs(dir: string, size: string): boolean {
 const canMount = process.platform === 'linux' && process.getuid?.() === 0;
 
 describe('disk failures are named by path and cause', () => {
+  it('any file-system error reaching the CLI is reported as the disk\'s, with path and cause, never as a bug', async () => {
+    const dir = await project({});
+    await writeFile(path.join(dir, 'a-file'), 'x');
+    const error = await readFile(path.join(dir, 'a-file/inside.json')).catch((e: unknown) => e);
+    const memory = memoryIO();
+    const logger = createLogger({ stdout: memory.io.stdout, stderr: memory.io.stderr, quiet: false, verbose: false, color: false, secrets: [] });
+    expect(reportError(error, logger, false)).toBe(1);
+    expect(memory.err()).toContain(`Cannot open ${path.join(dir, 'a-file/inside.json')}: a part of the path is a file, not a folder (ENOTDIR).`);
+    expect(memory.err()).not.toContain('unexpected failure');
+    expect(memory.err()).not.toContain('please report it');
+    expect(jsonFailure('sync', 1, error).error).toMatchObject({ code: 'ENOTDIR', message: expect.stringContaining('a-file/inside.json') });
+  });
+
   it('a file where a folder belongs (ENOTDIR): exit 1, path and cause, nothing staged left, nothing written', async () => {
     const dir = await project({ baseUrl: server.url, prompts: ['@bulk/prompt-0000'], output: 'gen.txt/prompts.ts' });
     await writeFile(path.join(dir, 'gen.txt'), 'a file, not a folder');

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { commitChanges } from '../../src/store/commit-changes.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
 import { generatedPrompt } from '../helpers/served-folder.js';
 
@@ -111,6 +112,26 @@ describe('prune never deletes through a link', () => {
     const run = await runBuiltCli(['sync'], { cwd: dir, env });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('is a symbolic link');
+    await expectUntouched(away, 'keep.txt');
+  });
+});
+
+describe('the snapshots folder itself as a link', () => {
+  it('is followed only when it stays inside the project', async () => {
+    const dir = await project({});
+    await mkdir(path.join(dir, 'data'));
+    await symlink(path.join(dir, 'data'), path.join(dir, 'prompts'));
+    const file = path.join(dir, 'prompts/acme/welcome.json');
+    await commitChanges(dir, [{ kind: 'write', path: file, content: '{}' }], { storeDir: path.join(dir, 'prompts') });
+    expect(await readFile(path.join(dir, 'data/acme/welcome.json'), 'utf8')).toBe('{}');
+
+    const away = await outside('keep.txt');
+    const other = await project({});
+    await symlink(away, path.join(other, 'prompts'));
+    const write = commitChanges(other, [{ kind: 'write', path: path.join(other, 'prompts/acme/welcome.json'), content: '{}' }], {
+      storeDir: path.join(other, 'prompts'),
+    });
+    await expect(write).rejects.toThrow(`${path.join(other, 'prompts')} is a symbolic link to ${away}, leading out of the project`);
     await expectUntouched(away, 'keep.txt');
   });
 });
