@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /**
  * The few named errors the library throws. The library never prints or exits: the CLI formats
  * these and picks the exit code from `exitCode` (DESIGN.md: 1 operation failed, 2 usage/config).
@@ -61,3 +63,85 @@ export class AggregatePromptlockError extends PromptlockError {
     this.errors = errors;
   }
 }
+
+/** What an operating-system error code means, in words (the code itself is printed too). */
+const FS_CAUSES: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exhausted',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted by permissions or an immutable flag',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EISDIR: 'it is a folder, not a file',
+  ENOTEMPTY: 'the folder is not empty',
+  EEXIST: 'something else is already there',
+  ENOENT: 'no such file or folder',
+  EIO: 'an input/output error of the disk',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files in the system',
+  EBUSY: 'the file is busy',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+  EFBIG: 'the file is too large',
+  EXDEV: 'it is on another file system',
+};
+
+/**
+ * A file or folder could not be read, written, renamed or removed (no space, read-only disk, no
+ * permission…): an operation failure of the machine, not a bug. Names the path and the cause.
+ */
+export class FileSystemError extends PromptlockError {
+  override name = 'FileSystemError';
+  /** The operating-system code (`ENOSPC`, `EROFS`, …). */
+  readonly code: string | undefined;
+  readonly path: string;
+
+  constructor(action: string, file: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const words = code ? (FS_CAUSES[code] ?? (cause as Error).message) : String((cause as Error)?.message ?? cause);
+    // Shown relative to where the user stands when inside it, like every other path in messages.
+    const relative = path.relative(process.cwd(), file);
+    const shown = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+    super(`Cannot ${action} ${shown}: ${words}${code ? ` (${code})` : ''}.`, {
+      cause,
+      hint:
+        code === 'ENOSPC' || code === 'EDQUOT'
+          ? 'Free some space and run the command again; nothing was half written.'
+          : 'Fix the file or folder (permissions, read-only mount, a file where a folder belongs) and run the command again.',
+    });
+    this.code = code;
+    this.path = file;
+  }
+}
+
+/** True for an error thrown by a Node file-system call (it carries `code`, `syscall` and `path`). */
+export function isFileSystemFailure(error: unknown): error is NodeJS.ErrnoException & { path: string } {
+  const e = error as NodeJS.ErrnoException | undefined;
+  return !!e && typeof e.code === 'string' && typeof e.syscall === 'string' && typeof e.path === 'string';
+}
+
+/** Wraps a Node file-system error as a FileSystemError (other errors pass through unchanged). */
+export function asFileSystemError(error: unknown, action?: string, file?: string): unknown {
+  if (error instanceof PromptlockError) return error;
+  if (!isFileSystemFailure(error) && file === undefined) return error;
+  if (typeof (error as NodeJS.ErrnoException)?.code !== 'string') return error;
+  const e = error as NodeJS.ErrnoException;
+  return new FileSystemError(action ?? SYSCALL_ACTIONS[e.syscall ?? ''] ?? `${e.syscall ?? 'use'}`, file ?? e.path!, error);
+}
+
+const SYSCALL_ACTIONS: Record<string, string> = {
+  open: 'open',
+  read: 'read',
+  write: 'write',
+  rename: 'rename',
+  unlink: 'remove',
+  rmdir: 'remove the folder',
+  rm: 'remove',
+  mkdir: 'create the folder',
+  scandir: 'list the folder',
+  copyfile: 'copy',
+  link: 'link',
+  fsync: 'flush',
+  lstat: 'inspect',
+  stat: 'inspect',
+};

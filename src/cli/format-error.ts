@@ -1,8 +1,10 @@
-import { AggregatePromptlockError, PromptlockError } from '../errors.js';
+import { AggregatePromptlockError, asFileSystemError, PromptlockError } from '../errors.js';
 import type { Logger } from './logger.js';
 
 /** Prints an error the way users see it and returns the exit code for it. */
-export function reportError(error: unknown, logger: Logger, verbose: boolean): number {
+export function reportError(thrown: unknown, logger: Logger, verbose: boolean): number {
+  // A disk error (no space, read-only, no permission) is the machine's, not a bug: name path and cause.
+  const error = asFileSystemError(thrown);
   if (error instanceof AggregatePromptlockError) {
     logger.error(error.message);
     for (const inner of error.errors) {
@@ -26,7 +28,8 @@ export function reportError(error: unknown, logger: Logger, verbose: boolean): n
 }
 
 /** The `--json` document of a failed command: what failed, with every gathered error. */
-export function jsonFailure(command: string, exitCode: number, error: unknown) {
+export function jsonFailure(command: string, exitCode: number, thrown: unknown) {
+  const error = asFileSystemError(thrown);
   const describe = (e: unknown) => {
     const { message, hint, code, status } = e as { message?: string; hint?: string; code?: string; status?: number };
     return { message: String(message ?? e), ...(hint ? { hint } : {}), ...(code ? { code } : {}), ...(status ? { status } : {}) };

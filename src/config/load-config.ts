@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
+import { WORK_DIR_NAME } from '../store/work-dir.js';
 import { apiKeyFromEnv } from '../secrets.js';
 import { BASE_URL_ALLOWED, baseUrlProblem } from './base-url.js';
 import { describeValue } from './describe-value.js';
@@ -37,6 +38,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
       { hint: 'Use a dedicated folder such as "prompts": promptlock removes the snapshots it no longer needs from it.' },
     );
   }
+  const lockfilePath = path.resolve(rootDir, parsed.lockfile);
+  const outputPath = path.resolve(rootDir, parsed.output);
+  requireInsideProject('snapshots', parsed.snapshots, snapshotsDir, rootDir, where);
+  requireInsideProject('lockfile', parsed.lockfile, lockfilePath, rootDir, where);
+  requireInsideProject('output', parsed.output, outputPath, rootDir, where);
   return {
     configPath: file?.filepath,
     rootDir,
@@ -44,8 +50,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     prompts: parsed.prompts as string[],
     workspace: parsed.workspace,
     snapshotsDir,
-    lockfilePath: path.resolve(rootDir, parsed.lockfile),
-    outputPath: path.resolve(rootDir, parsed.output),
+    lockfilePath,
+    outputPath,
     concurrency: parsed.concurrency,
     watchInterval: parsed.watchInterval,
     contextFiles: parsed.contextFiles,
@@ -53,6 +59,24 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     limits: parsed.limits,
     apiKey: apiKeyFromEnv(env),
   };
+}
+
+/**
+ * promptlock writes (and prunes) these paths: each must lie inside the project folder, the folder
+ * of the config file, and outside promptlock's own `.promptlock/`. `"/"` or `"../elsewhere"` would
+ * let a sync write, and a prune delete, anywhere on the disk.
+ */
+function requireInsideProject(option: string, value: string, resolved: string, rootDir: string, where: string): void {
+  const relative = path.relative(rootDir, resolved);
+  const outside = relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+  const own = relative === WORK_DIR_NAME || relative.startsWith(`${WORK_DIR_NAME}${path.sep}`);
+  if (!outside && !own) return;
+  throw new ConfigError(
+    `Invalid value for option "${option}" in ${where}: ${describeValue(value)} ${
+      own ? `is inside promptlock's own ${WORK_DIR_NAME} folder` : relative === '' ? 'is the project folder itself' : `is outside the project folder ${rootDir}`
+    }.`,
+    { hint: `Use a path inside the project (relative to ${rootDir}), such as ${option === 'snapshots' ? '"prompts"' : option === 'lockfile' ? '"prompts.lock.json"' : '"src/generated/prompts.ts"'}.` },
+  );
 }
 
 function baseUrlFromEnv(env: NodeJS.ProcessEnv): string | undefined {

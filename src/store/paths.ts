@@ -1,5 +1,8 @@
+import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { FileSystemError, LockfileError, PromptlockError } from '../errors.js';
 import { parsePackageName } from '../package-name.js';
+import { WORK_DIR_NAME } from './work-dir.js';
 
 /** `<snapshots>/<workspace>/<package>.json` for a base package name `@workspace/package`. */
 export function snapshotPath(snapshotsDir: string, name: string): string {
@@ -13,4 +16,94 @@ export function contextFilesDir(snapshotsDir: string, name: string): string {
   const parsed = parsePackageName(name);
   if (!parsed) throw new Error(`not a package name: ${name}`);
   return path.join(snapshotsDir, parsed.workspace, `${parsed.package}.files`);
+}
+
+/**
+ * A context file of package `name` on disk, from its path relative to the snapshots folder
+ * (`ws/pkg.files/<file>`). Refuses anything but one plain file name inside that package's own
+ * `.files` folder: `.`, `..`, an empty name, or a separator would reach out of it (`path.join`
+ * would silently resolve `pkg.files/..` to the workspace folder).
+ */
+export function contextFilePath(snapshotsDir: string, name: string, relative: string): string {
+  const parsed = parsePackageName(name);
+  const folder = parsed ? `${parsed.workspace}/${parsed.package}.files/` : undefined;
+  const file = folder && relative.startsWith(folder) ? relative.slice(folder.length) : undefined;
+  if (file === undefined || file === '.' || file === '..' || !/^[A-Za-z0-9._-]+$/.test(file)) {
+    throw new LockfileError(`Refusing the context file path "${relative}" of ${name}: it must be one file name inside "${folder ?? '<ws>/<pkg>.files/'}".`, {
+      hint: 'A context item id or file name that is "." or ".." (or holds a path) cannot be stored; ask the service owner to rename it.',
+    });
+  }
+  return path.join(snapshotsDir, parsed!.workspace, `${parsed!.package}.files`, file);
+}
+
+/** True when `child` is `parent` or inside it (lexically). */
+export function isWithin(parent: string, child: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative));
+}
+
+/**
+ * Checks a path promptlock is about to write, rename or delete, before it touches it: it must lie
+ * strictly inside the project folder `rootDir` (and outside promptlock's own `.promptlock/`), and no
+ * existing component below `rootDir` may be a symbolic link that leads out of the project. Inside
+ * the snapshots folder (`storeDir`) no link is followed at all, not even to elsewhere in the
+ * project: pruning there must only ever remove promptlock's own files. Throws naming the link.
+ * `seen` caches folders already found safe during one transaction.
+ */
+export class StorePathGuard {
+  private readonly safeDirs = new Set<string>();
+  private realRoot: Promise<string> | undefined;
+
+  constructor(
+    private readonly rootDir: string,
+    private readonly storeDir?: string,
+  ) {}
+
+  async check(target: string, action: string): Promise<void> {
+    const root = path.resolve(this.rootDir);
+    const file = path.resolve(target);
+    if (file === root || !isWithin(root, file) || isWithin(path.join(root, WORK_DIR_NAME), file)) {
+      throw new PromptlockError(`Refusing to ${action} ${file}: it is outside the project folder ${root}.`, {
+        hint: 'promptlock only writes and removes its own files inside the project (check the lockfile, snapshots and output options, and .promptlock/).',
+      });
+    }
+    const parts = path.relative(root, file).split(path.sep);
+    let current = root;
+    for (const [index, part] of parts.entries()) {
+      current = path.join(current, part);
+      const isLast = index === parts.length - 1;
+      if (!isLast && this.safeDirs.has(current)) continue;
+      let stats;
+      try {
+        stats = await lstat(current);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // the rest does not exist yet
+        throw new FileSystemError('inspect', current, error);
+      }
+      if (stats.isSymbolicLink()) {
+        await this.refuseLink(current, file, action);
+        stats = await stat(current); // an allowed link (in the project, above the store): what it points at
+      }
+      if (!isLast) {
+        if (!stats.isDirectory()) throw new FileSystemError(action, file, Object.assign(new Error('not a folder'), { code: 'ENOTDIR' }));
+        this.safeDirs.add(current);
+      }
+    }
+  }
+
+  private async refuseLink(link: string, file: string, action: string): Promise<void> {
+    const resolved = await realpath(link).catch(() => undefined);
+    this.realRoot ??= realpath(this.rootDir).catch(() => path.resolve(this.rootDir));
+    const realRoot = await this.realRoot;
+    const store = this.storeDir ? path.resolve(this.storeDir) : undefined;
+    const inStore = store !== undefined && link !== store && isWithin(store, link);
+    // A link above the snapshots folder (the snapshots folder itself, say) may stay in the project.
+    if (!inStore && resolved !== undefined && resolved !== realRoot && isWithin(realRoot, resolved)) return;
+    throw new PromptlockError(
+      `Refusing to ${action} ${file}: ${link} is a symbolic link${resolved ? ` to ${resolved}` : ''}, ${inStore ? 'inside the snapshots folder' : 'leading out of the project'}.`,
+      {
+        hint: 'promptlock never follows links out of its store. Replace the link with a real folder or file (or remove it) and run the command again.',
+      },
+    );
+  }
 }

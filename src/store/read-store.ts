@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { LockfileError } from '../errors.js';
 import type { Prompt } from '../types.js';
 import type { StoreView } from './commit-changes.js';
 import { integrityOf } from './integrity.js';
 import { decodeLockfile, type LockEntry, type Lockfile } from './lockfile-format.js';
-import { snapshotPath } from './paths.js';
+import { contextFilePath, snapshotPath } from './paths.js';
 import { decodeSnapshot, snapshotIntegrity } from './snapshot-format.js';
 
 /** The lockfile, or undefined when there is none yet. */
@@ -43,11 +42,19 @@ export async function readLockedSnapshot(
   }
   if (withFiles) {
     for (const [id, locked] of Object.entries(entry.files ?? {})) {
-      const filePath = path.join(snapshotsDir, ...locked.path.split('/'));
+      let filePath: string;
+      try {
+        filePath = contextFilePath(snapshotsDir, name, locked.path);
+      } catch (error) {
+        return { ok: false, prompt, problem: (error as Error).message };
+      }
       const content = await view.readFile(filePath);
       if (content === undefined) return { ok: false, prompt, problem: `context file ${filePath} (${id}) is missing` };
       if (integrityOf(content) !== locked.integrity) {
         return { ok: false, prompt, problem: `context file ${filePath} (${id}) does not match the lockfile` };
+      }
+      if (content.byteLength !== locked.size) {
+        return { ok: false, prompt, problem: `context file ${filePath} (${id}) has ${content.byteLength} bytes, the lockfile says ${locked.size}` };
       }
     }
   }

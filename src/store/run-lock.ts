@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { open, readFile, rm } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PromptlockError } from '../errors.js';
+import { asFileSystemError, PromptlockError } from '../errors.js';
 import { ensureWorkDir } from './work-dir.js';
 
 interface LockOwner {
@@ -9,6 +10,8 @@ interface LockOwner {
   host: string;
   command: string;
   startedAt: string;
+  /** Unique per acquisition: a lock is released only by the run whose token it holds. */
+  token: string;
 }
 
 function isAlive(pid: number): boolean {
@@ -20,12 +23,50 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function readOwner(file: string): Promise<LockOwner | undefined> {
+/** The lock file's bytes, or undefined when there is none. */
+async function readLockText(file: string): Promise<string | undefined> {
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as LockOwner;
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw asFileSystemError(error, 'read the run lock', file);
+  }
+}
+
+function parseOwner(text: string): LockOwner | undefined {
+  try {
+    const owner = JSON.parse(text) as Partial<LockOwner>;
+    return typeof owner.pid === 'number' && typeof owner.host === 'string' ? (owner as LockOwner) : undefined;
   } catch {
     return undefined;
   }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A takeover guard older than this was left by a process that died inside its few file operations. */
+const GUARD_STALE_MS = 10_000;
+
+/**
+ * Runs `task` holding `<lock>.takeover` (a folder: `mkdir` is atomic), so only one process at a time
+ * may remove a stale lock. Returns false when another process holds the guard.
+ */
+async function withTakeoverGuard(file: string, task: () => Promise<void>): Promise<boolean> {
+  const guard = `${file}.takeover`;
+  try {
+    await mkdir(guard);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw asFileSystemError(error, 'create', guard);
+    const age = await stat(guard).then((s) => Date.now() - s.mtimeMs, () => 0);
+    if (age > GUARD_STALE_MS) await rmdir(guard).catch(() => undefined);
+    return false;
+  }
+  try {
+    await task();
+  } finally {
+    await rmdir(guard).catch(() => undefined);
+  }
+  return true;
 }
 
 export interface RunLock {
@@ -33,38 +74,71 @@ export interface RunLock {
 }
 
 /**
- * Takes the project's run lock (`.promptlock/run.lock`, created exclusively) so two runs never
- * write the store at once. A lock left by a process that no longer exists on this host is taken
- * over; a live one makes this run fail with a clear message.
+ * Takes the project's run lock (`.promptlock/run.lock`) so two runs never write the store at once.
+ * The lock is written whole to a private file and then hard-linked into place: `link` fails when
+ * the name exists, so exactly one of any number of racing runs gets it, and nobody ever reads a
+ * half-written lock. A lock left by a process that no longer exists on this host is taken over: under
+ * a takeover guard, the stale lock is removed only if it still holds exactly the bytes judged stale,
+ * then the race for the name starts again. A live one makes this run fail with a clear message.
+ * `release` removes the lock only while it still holds this run's token.
  */
 export async function acquireRunLock(rootDir: string, command: string): Promise<RunLock> {
   const file = path.join(await ensureWorkDir(rootDir), 'run.lock');
-  const me: LockOwner = { pid: process.pid, host: hostname(), command, startedAt: new Date().toISOString() };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const handle = await open(file, 'wx');
-      await handle.writeFile(JSON.stringify(me));
-      await handle.close();
-      return { release: () => rm(file, { force: true }) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const owner = await readOwner(file);
-    const stale = owner === undefined ? attempt > 0 : owner.host === me.host && !isAlive(owner.pid);
-    if (!stale) {
-      if (owner === undefined) {
-        // Being written right now by another process: look again.
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        continue;
-      }
-      throw new PromptlockError(
-        `Another promptlock ${owner.command} is running in this project (pid ${owner.pid}, started ${owner.startedAt}).`,
-        {
-          hint: `Wait for it to finish. If no such process exists, delete ${path.relative(rootDir, file) || file}.`,
-        },
-      );
-    }
-    await rm(file, { force: true });
+  const me: LockOwner = { pid: process.pid, host: hostname(), command, startedAt: new Date().toISOString(), token: randomUUID() };
+  const mine = JSON.stringify(me);
+  const temp = `${file}.${me.token}`;
+  try {
+    await writeFile(temp, mine);
+  } catch (error) {
+    throw asFileSystemError(error, 'write the run lock', temp);
   }
-  throw new PromptlockError(`Could not take the run lock ${file}.`, { hint: 'Delete it if no promptlock is running.' });
+  try {
+    let unreadable: string | undefined;
+    for (let attempt = 0; attempt < 200; attempt++) {
+      try {
+        await link(temp, file);
+        return { release: () => releaseIfMine(file, me.token) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw asFileSystemError(error, 'create the run lock', file);
+      }
+      const text = await readLockText(file);
+      if (text === undefined) continue; // released just now: race for it again
+      const owner = parseOwner(text);
+      let stale: boolean;
+      if (owner === undefined) {
+        // Locks are linked in whole, so unreadable bytes are damage (or an old version writing):
+        // stale once they stay the same across a look a moment later.
+        stale = unreadable === text;
+        unreadable = text;
+      } else {
+        stale = owner.host === me.host && !isAlive(owner.pid);
+      }
+      if (!stale) {
+        if (owner === undefined) {
+          await pause(50);
+          continue;
+        }
+        throw new PromptlockError(
+          `Another promptlock ${owner.command} is running in this project (pid ${owner.pid}, started ${owner.startedAt}).`,
+          {
+            hint: `Wait for it to finish. If no such process exists, delete ${path.relative(rootDir, file) || file}.`,
+          },
+        );
+      }
+      const took = await withTakeoverGuard(file, async () => {
+        // Still the very lock judged stale? Another run may have taken it over and linked its own.
+        if ((await readLockText(file)) === text) await unlink(file).catch(() => undefined);
+      });
+      if (!took) await pause(5 + Math.random() * 20);
+    }
+    throw new PromptlockError(`Could not take the run lock ${file}.`, { hint: 'Delete it if no promptlock is running.' });
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+/** Removes the lock only if it is still this run's (a lock taken over meanwhile is left alone). */
+async function releaseIfMine(file: string, token: string): Promise<void> {
+  const text = await readLockText(file).catch(() => undefined);
+  if (text !== undefined && parseOwner(text)?.token === token) await rm(file, { force: true });
 }

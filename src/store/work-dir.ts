@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { PromptlockError } from '../errors.js';
 
 /**
  * promptlock's private folder next to the config: the run lock and the write journal. It ignores
@@ -13,6 +14,13 @@ export function workDirOf(rootDir: string): string {
 
 export async function ensureWorkDir(rootDir: string): Promise<string> {
   const dir = workDirOf(rootDir);
+  // The journal and run lock are written here: never through a link to elsewhere.
+  const stats = await lstat(dir).catch(() => undefined);
+  if (stats?.isSymbolicLink()) {
+    throw new PromptlockError(`Refusing to use ${dir}: it is a symbolic link; promptlock keeps its journal and run lock in a real folder.`, {
+      hint: `Remove the link ${dir} (promptlock recreates the folder).`,
+    });
+  }
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, '.gitignore'), '*\n');
   return dir;

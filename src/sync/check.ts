@@ -10,6 +10,7 @@ import { PromptlockError } from '../errors.js';
 import type { Selector } from '../package-name.js';
 import { snapshotPath } from '../store/paths.js';
 import { openStoreView } from '../store/commit-changes.js';
+import type { LockEntry } from '../store/lockfile-format.js';
 import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
 import type { Variable } from '../template/index.js';
 import type { Prompt } from '../types.js';
@@ -39,6 +40,35 @@ function sameVariables(a: readonly Variable[], b: readonly Variable[]): boolean 
   return a.length === b.length && a.every((v, i) => key(v) === key(b[i]!));
 }
 
+/**
+ * Every locked field against the snapshot it locks: version, id, variables (integrity is checked
+ * when the snapshot is read), the selector's promise (a pinned `vN` answers `vN`, `draft` answers
+ * `v0`), and the context files: each locked id is a file item of the snapshot and, with
+ * `contextFiles`, each file item is locked.
+ */
+function lockedFieldProblems(name: string, entry: LockEntry, expected: LockEntry, prompt: Prompt, contextFiles: boolean): string[] {
+  const problems: string[] = [];
+  const differs = (field: string, locked: unknown, actual: unknown) =>
+    problems.push(`${name}: the lockfile's ${field} ${JSON.stringify(locked)} does not match its snapshot (${JSON.stringify(actual)})`);
+  if (entry.version !== expected.version) differs('version', entry.version, expected.version);
+  if (entry.id !== expected.id) differs('id', entry.id, expected.id);
+  if (!sameVariables(expected.variables, entry.variables)) problems.push(`${name}: the lockfile's variables do not match its snapshot`);
+  const pinned = entry.selector === 'draft' ? 'v0' : entry.selector && /^v\d+$/.test(entry.selector) ? entry.selector : undefined;
+  if (pinned !== undefined && entry.version !== pinned) {
+    problems.push(`${name}: locked for selector ${entry.selector}, but its version is ${entry.version}`);
+  }
+  const fileItems = new Set((prompt.context ?? []).filter((item) => item.type === 'file').map((item) => item.id));
+  for (const id of Object.keys(entry.files ?? {})) {
+    if (!fileItems.has(id)) problems.push(`${name}: the lockfile locks context file ${JSON.stringify(id)}, which its snapshot does not have`);
+  }
+  if (contextFiles) {
+    for (const id of fileItems) {
+      if (!entry.files?.[id]) problems.push(`${name}: context file ${JSON.stringify(id)} of its snapshot is not locked: run \`promptlock sync\``);
+    }
+  }
+  return problems;
+}
+
 export async function check(options: CheckOptions): Promise<CheckResult> {
   const { config } = options;
   const view = await openStoreView(config.rootDir);
@@ -48,8 +78,13 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   }
   const entries = requestedEntries(config.prompts);
   const problems = compareConfigWithLock(entries, lockfile);
+  // A run that failed after its commit point (a read-only or full disk, say) said so when it
+  // failed; until a sync completes it, the files on disk are what is checked.
+  for (const failed of view.failedCommits) problems.push(`an earlier sync failed while writing its changes (${failed}): run \`promptlock sync\` to complete them`);
   const names = Object.keys(lockfile.prompts).sort();
   const prompts = new Map<string, Prompt>();
+  /** The lock entries as the snapshots say they must be: what the module must have been built from. */
+  const derived = new Map<string, LockEntry>();
   for (const name of names) {
     const entry = lockfile.prompts[name]!;
     const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, true);
@@ -59,14 +94,17 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     }
     prompts.set(name, state.prompt);
     try {
-      const expected = lockPrompt(name, entry.selector as Selector | null, state.prompt).entry.variables;
-      if (!sameVariables(expected, entry.variables)) problems.push(`${name}: the lockfile's variables do not match its snapshot`);
+      const expected = lockPrompt(name, entry.selector as Selector | null, state.prompt).entry;
+      derived.set(name, { ...expected, ...(entry.files ? { files: entry.files } : {}) });
+      problems.push(...lockedFieldProblems(name, entry, expected, state.prompt, config.contextFiles));
     } catch (error) {
       problems.push(`${name}: ${(error as Error).message}`);
     }
   }
-  if (prompts.size === names.length) {
-    const expected = generateModule(names.map((name) => ({ name, entry: lockfile.prompts[name]!, prompt: prompts.get(name)! })));
+  if (prompts.size === names.length && derived.size === names.length) {
+    // Built from the entries the snapshots imply, not from the lockfile's word: a lockfile edited
+    // to another version or id makes the module differ too.
+    const expected = generateModule(names.map((name) => ({ name, entry: derived.get(name)!, prompt: prompts.get(name)! })));
     const actual = (await view.readFile(config.outputPath))?.toString('utf8');
     if (actual === undefined) problems.push(`the module ${config.outputPath} is missing: run \`promptlock generate\``);
     else if (actual !== expected) problems.push(`the module ${config.outputPath} does not match the snapshots: run \`promptlock generate\``);
@@ -76,7 +114,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   } else {
     problems.push(`the module ${config.outputPath} cannot be checked until the snapshots are fixed`);
   }
-  for (const name of await orphanSnapshots(config.snapshotsDir, lockfile)) {
+  for (const name of await orphanSnapshots(view, config.snapshotsDir, lockfile)) {
     problems.push(`${snapshotPath(config.snapshotsDir, name)} is a snapshot of ${name}, which the lockfile does not have: \`promptlock sync\` removes it`);
   }
   if (options.remote) problems.push(...(await checkRemote(options, lockfile, entries)));

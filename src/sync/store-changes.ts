@@ -1,9 +1,9 @@
 /** Turns a new lockfile and its snapshots into the list of file changes of one transaction. */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { StoreChange } from '../store/commit-changes.js';
+import type { StoreChange, StoreView } from '../store/commit-changes.js';
 import { encodeLockfile, type Lockfile } from '../store/lockfile-format.js';
-import { snapshotPath } from '../store/paths.js';
+import { contextFilePath, snapshotPath } from '../store/paths.js';
 import { decodeSnapshot } from '../store/snapshot-format.js';
 import type { FetchedPrompt } from './fetch-prompt.js';
 
@@ -12,29 +12,33 @@ const SLUG = /^[a-z0-9-]+$/;
 /**
  * Snapshot files promptlock wrote that no lockfile entry covers any more (left by a run whose
  * lockfile was reverted, say). Only `<ws>/<pkg>.json` files that decode as a snapshot of exactly
- * that package count: the folder may hold anything else, and that is never touched.
+ * that package count: the folder may hold anything else, and that is never touched. Symbolic links
+ * are not promptlock's either: never followed, never counted. Files are read through `view`, so a
+ * snapshot that an interrupted run's committed journal deletes is no orphan.
  */
-export async function orphanSnapshots(snapshotsDir: string, locked: Lockfile): Promise<string[]> {
+export async function orphanSnapshots(view: StoreView, snapshotsDir: string, locked: Lockfile): Promise<string[]> {
   const names: string[] = [];
-  let workspaces: string[];
+  let workspaces;
   try {
-    workspaces = await readdir(snapshotsDir);
+    workspaces = await readdir(snapshotsDir, { withFileTypes: true });
   } catch {
     return names;
   }
-  for (const ws of workspaces.filter((w) => SLUG.test(w))) {
-    let files: string[];
+  for (const ws of workspaces.filter((w) => w.isDirectory() && SLUG.test(w.name)).map((w) => w.name)) {
+    let files;
     try {
-      files = await readdir(path.join(snapshotsDir, ws));
+      files = await readdir(path.join(snapshotsDir, ws), { withFileTypes: true });
     } catch {
       continue;
     }
-    for (const file of files) {
+    for (const file of files.filter((f) => f.isFile()).map((f) => f.name)) {
       const match = /^([a-z0-9-]+)\.json$/.exec(file);
       const name = match ? `@${ws}/${match[1]}` : undefined;
       if (!name || locked.prompts[name]) continue;
+      const bytes = await view.readFile(path.join(snapshotsDir, ws, file));
+      if (bytes === undefined) continue;
       try {
-        const prompt = decodeSnapshot(await readFile(path.join(snapshotsDir, ws, file), 'utf8'), file);
+        const prompt = decodeSnapshot(bytes.toString('utf8'), file);
         if (prompt.packageName.split(':')[0] === name) names.push(name);
       } catch {
         // Not a snapshot: not ours.
@@ -45,6 +49,7 @@ export async function orphanSnapshots(snapshotsDir: string, locked: Lockfile): P
 }
 
 export interface PlanInput {
+  view: StoreView;
   snapshotsDir: string;
   lockfilePath: string;
   outputPath: string;
@@ -59,7 +64,9 @@ export interface PlanInput {
 export async function planStoreChanges(input: PlanInput): Promise<StoreChange[]> {
   const { snapshotsDir } = input;
   const changes: StoreChange[] = [];
-  const toFile = (relative: string) => path.join(snapshotsDir, ...relative.split('/'));
+  // Every context file path is checked to be one plain name in its package's `.files` folder
+  // before anything is staged (a context id ".." must not reach the workspace folder).
+  const toFile = (name: string, relative: string) => contextFilePath(snapshotsDir, name, relative);
 
   // Deletions first: a context file may be dropped and a new one written in the same folder.
   for (const [name, old] of Object.entries(input.previous.prompts)) {
@@ -67,7 +74,7 @@ export async function planStoreChanges(input: PlanInput): Promise<StoreChange[]>
     if (!kept) continue;
     const keptPaths = new Set(Object.values(kept.files ?? {}).map((f) => f.path));
     for (const file of Object.values(old.files ?? {})) {
-      if (!keptPaths.has(file.path)) changes.push({ kind: 'delete', path: toFile(file.path), pruneUpTo: snapshotsDir });
+      if (!keptPaths.has(file.path)) changes.push({ kind: 'delete', path: toFile(name, file.path), pruneUpTo: snapshotsDir });
     }
   }
   if (input.prune) {
@@ -76,17 +83,17 @@ export async function planStoreChanges(input: PlanInput): Promise<StoreChange[]>
     const dropped = Object.keys(input.previous.prompts).filter((name) => !input.next.prompts[name]);
     for (const name of dropped.sort()) {
       for (const file of Object.values(input.previous.prompts[name]!.files ?? {})) {
-        changes.push({ kind: 'delete', path: toFile(file.path), pruneUpTo: snapshotsDir });
+        changes.push({ kind: 'delete', path: toFile(name, file.path), pruneUpTo: snapshotsDir });
       }
       changes.push({ kind: 'delete', path: snapshotPath(snapshotsDir, name), pruneUpTo: snapshotsDir });
     }
-    for (const name of await orphanSnapshots(snapshotsDir, { ...input.previous, prompts: { ...input.previous.prompts, ...input.next.prompts } })) {
+    for (const name of await orphanSnapshots(input.view, snapshotsDir, { ...input.previous, prompts: { ...input.previous.prompts, ...input.next.prompts } })) {
       changes.push({ kind: 'delete', path: snapshotPath(snapshotsDir, name), pruneUpTo: snapshotsDir });
     }
   }
   for (const prompt of input.fetched) {
     changes.push({ kind: 'write', path: snapshotPath(snapshotsDir, prompt.name), content: prompt.snapshot });
-    for (const file of prompt.files) changes.push({ kind: 'write', path: toFile(file.path), content: file.content });
+    for (const file of prompt.files) changes.push({ kind: 'write', path: toFile(prompt.name, file.path), content: file.content });
   }
   changes.push({ kind: 'write', path: input.lockfilePath, content: encodeLockfile(input.next) });
   if (input.moduleText !== undefined) changes.push({ kind: 'write', path: input.outputPath, content: input.moduleText });

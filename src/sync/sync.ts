@@ -133,6 +133,7 @@ async function finish(
         .map((name) => ({ name, entry: work.next.prompts[name]!, prompt: after.get(name)! })),
     );
     const changes = await planStoreChanges({
+      view,
       snapshotsDir: config.snapshotsDir,
       lockfilePath: config.lockfilePath,
       outputPath: config.outputPath,
@@ -142,7 +143,7 @@ async function finish(
       moduleText,
       prune: !work.partial && !options.frozen,
     });
-    ({ written, deleted } = await commitChanges(config.rootDir, changes));
+    ({ written, deleted } = await commitChanges(config.rootDir, changes, { storeDir: config.snapshotsDir }));
   }
   return {
     prompts: Object.keys(work.next.prompts).length,
