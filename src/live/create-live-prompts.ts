@@ -114,6 +114,8 @@ interface PromptState {
 }
 
 const FLOATING = new Set(['latest', 'draft']);
+/** How far another instance's clock may be ahead of ours. */
+const CLOCK_SKEW_MS = 5_000;
 
 /**
  * Wraps the generated `prompts` map: the same keys and variables, async, following the service for
@@ -196,31 +198,34 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
     emit({ type: 'fallback', name: state.name, reason, version: served(state), source: state.source });
   }
 
-  /** Takes a version from the service or the store, if it is valid and compatible. */
-  function adopt(state: PromptState, raw: unknown, source: LiveSource): void {
+  /**
+   * Takes a version from the service or the store if it is compatible. False when it is not a
+   * valid prompt of this package: what the store holds is as untrusted as the network.
+   */
+  function adopt(state: PromptState, raw: unknown, source: LiveSource): boolean {
     const parsed = promptSchema.safeParse(raw);
     if (!parsed.success) {
       fallback(state, `the ${source === 'cache' ? 'store' : 'service'} answered an invalid prompt (${describeIssue(parsed.error)})`);
-      return;
+      return false;
     }
     const prompt = parsed.data;
     if (prompt.packageName !== state.name && !prompt.packageName.startsWith(`${state.name}:`)) {
-      fallback(state, `the answer is for ${JSON.stringify(prompt.packageName)}, not ${state.name}`);
-      return;
+      fallback(state, `the ${source === 'cache' ? 'store' : 'service'} answered ${JSON.stringify(prompt.packageName)}, not ${state.name}`);
+      return false;
     }
     const fingerprint = JSON.stringify([prompt.version, prompt.content, prompt.systemPrompt ?? null, prompt.critiquePrompt ?? null]);
     if (state.live?.fingerprint === fingerprint) {
       if (source === 'live') state.source = 'live';
       state.reason = `${prompt.version} from the service is current`;
-      return;
+      return true;
     }
-    if (state.rejected === fingerprint) return;
+    if (state.rejected === fingerprint) return true;
     const why = incompatibility(prompt, state.committed, state.name);
     if (why) {
       state.rejected = fingerprint;
       state.reason = `${prompt.version} on the service is not compatible with the generated function: ${why}; serving ${served(state)}`;
       emit({ type: 'incompatible', name: state.name, version: prompt.version, reason: why, serving: served(state) });
-      return;
+      return true;
     }
     const from = served(state);
     const previous = state.live;
@@ -244,6 +249,7 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
     state.reason = `${prompt.version} from the ${source === 'cache' ? 'store (fetched by this fleet)' : 'service'}`;
     const changed = previous !== undefined || from !== prompt.version || state.selector === 'draft';
     if (changed) emit({ type: 'update', name: state.name, from, to: prompt.version, source });
+    return true;
   }
 
   async function refresh(state: PromptState): Promise<void> {
@@ -258,10 +264,13 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
     } catch (error) {
       storeFailed(error);
     }
-    if (stored && now - stored.fetchedAt < ttlMs) {
-      adopt(state, stored.prompt, 'cache');
-      state.nextCheckAt = stored.fetchedAt + ttlMs;
-      return;
+    // A time ahead of ours by more than clock skew is not believed: it would keep the entry fresh.
+    if (stored && now - stored.fetchedAt < ttlMs && stored.fetchedAt <= now + CLOCK_SKEW_MS) {
+      if (adopt(state, stored.prompt, 'cache')) {
+        state.nextCheckAt = stored.fetchedAt + ttlMs;
+        return;
+      }
+      stored = undefined;
     }
     if (now < heldUntil) {
       if (stored) adopt(state, stored.prompt, 'cache');

@@ -3,9 +3,10 @@
  * module (lockfile + code, built from the service's own answers, as `sync` does) to wrap, and a
  * counting proxy that tells how many gets each prompt caused at the service.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createClient } from '../../src/api/index.js';
 import { generateModule, type CodegenPrompt } from '../../src/codegen/index.js';
@@ -122,4 +123,45 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
       server.close(() => resolve());
     });
   return proxy;
+}
+
+/** Debian's redis-server (`.ci/run` installs it when missing). */
+export const REDIS_SERVER = '/usr/bin/redis-server';
+
+export async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A throw-away Redis on a loopback port, no persistence; stopped by PID. */
+export async function startRedis(): Promise<{ url: string; child: ChildProcess; kill(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const started = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${output}`)));
+  });
+  await started.catch((error: unknown) => {
+    if (child.exitCode === null) process.kill(child.pid!, 'SIGKILL');
+    throw error;
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGKILL');
+    await exited;
+  };
+  return { url: `redis://127.0.0.1:${port}`, child, kill };
 }

@@ -1,0 +1,47 @@
+// One instance of the fleet test (fleet.test.ts): the built promptlock/live over the generated
+// module, sharing Redis with the others, calling every prompt until told to stop.
+import { parentPort, workerData } from 'node:worker_threads';
+
+const { createLivePrompts, redisStore } = await import(workerData.liveUrl);
+const { prompts } = await import(workerData.moduleUrl);
+const live = createLivePrompts(prompts, {
+  baseUrl: workerData.baseUrl,
+  ttl: workerData.ttl,
+  timeoutMs: 200,
+  lockfile: workerData.lockfilePath,
+  rateLimit: workerData.rateLimit,
+  store: redisStore({ url: workerData.redisUrl }),
+});
+const names = Object.keys(prompts);
+const variables = { name_0: 'a', name_1: 'b', name_2: 'c' };
+let stopped = false;
+let calls = 0;
+let failures = 0;
+let callsAtMark = 0;
+let failuresAtMark = 0;
+const errors = [];
+parentPort.on('message', (message) => {
+  if (message === 'mark') {
+    callsAtMark = calls;
+    failuresAtMark = failures;
+  }
+  if (message === 'stop') stopped = true;
+});
+parentPort.postMessage({ type: 'ready' });
+while (!stopped) {
+  for (const name of names) {
+    try {
+      const rendered = await live[name](variables);
+      if (typeof rendered.content !== 'string' || !rendered.content.includes('says')) throw new Error(`bad render of ${name}`);
+      calls++;
+    } catch (error) {
+      failures++;
+      if (errors.length < 5) errors.push(String(error?.stack ?? error));
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+const sources = {};
+for (const status of live.status()) sources[status.source] = (sources[status.source] ?? 0) + 1;
+await live.close();
+parentPort.postMessage({ type: 'done', calls, failures, callsAtMark, failuresAtMark, errors, sources });
