@@ -3,7 +3,8 @@
  * relative import) is CLI, sync or codegen code or a heavy package, and ioredis is only ever
  * imported dynamically, so apps without Redis never load it.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
@@ -34,4 +35,17 @@ it('imports no CLI, sync or codegen module and only undici, zod and node built-i
   expect([...files].map((file) => path.relative(SRC, file))).not.toContain(path.join('watch', 'watch.ts'));
   expect([...packages].filter((name) => !name.startsWith('node:')).sort()).toEqual(['undici', 'zod']);
   expect([...dynamic]).toEqual(['ioredis']);
+});
+
+it('is published as promptlock/live, and importing it does not load ioredis', () => {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  expect(existsSync(path.join(root, 'dist/live.js')), 'dist/live.js is needed: run `npx tsup` first (npm test builds)').toBe(true);
+  const script = `
+import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, next) { if (s === "ioredis") throw new Error("ioredis was loaded"); return next(s, c); }'));
+const live = await import('promptlock/live');
+console.log(Object.keys(live).sort().join(','));
+`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+  expect(out.trim()).toBe('createLivePrompts,memoryStore,redisStore');
 });
