@@ -167,7 +167,8 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
   const budget = new RequestWindow();
   /** A 429 or an exhausted window holds every refresh of this process until then. */
   let heldUntil = 0;
-  let storeFailing = false;
+  /** Since when every store operation failed, or undefined while it answers. */
+  let storeFailingSince: number | undefined;
   let closed = false;
 
   const states = new Map<string, PromptState>();
@@ -177,11 +178,11 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
   }
 
   function storeOk(): void {
-    storeFailing = false;
+    storeFailingSince = undefined;
   }
   function storeFailed(error: unknown): void {
-    if (storeFailing) return;
-    storeFailing = true;
+    if (storeFailingSince !== undefined) return;
+    storeFailingSince = Date.now();
     emit({ type: 'store-error', message: `The live prompts store failed; using this process's memory until it answers again: ${(error as Error)?.message ?? String(error)}` });
   }
 
@@ -284,12 +285,18 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
       fallback(state, `the refresh budget of ${perMinute} requests a minute is used up`);
       return;
     }
-    let elected = true;
+    let elected: boolean;
     try {
-      elected = await store.claim(key, ttlMs);
+      // Held for as long as the request may take; shortened to one ttl once it has ended, so the
+      // next refresh starts a ttl after this one's answer, however slow that answer was.
+      elected = await store.claim(key, ttlMs + requestTimeoutMs);
       storeOk();
     } catch (error) {
       storeFailed(error);
+      // A store that fails for a moment (a slow command) must not send the whole fleet to the
+      // service at once: this process refreshes on its own only once the store has been failing
+      // for a whole ttl.
+      elected = Date.now() - storeFailingSince! >= ttlMs;
     }
     if (!elected) {
       // Another instance refreshes this prompt: look at the store again soon for its answer.
@@ -301,7 +308,9 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
     budget.record(1, now);
     const selector = state.selector;
     const outcome = await fetchLivePrompt(target(), selector === null ? state.name : `${state.name}:${selector}`);
+    if (closed) return;
     if (outcome.rateLimit && outcome.rateLimit.remaining === 0) heldUntil = Math.max(heldUntil, outcome.rateLimit.resetAtMs);
+    let holdMs = ttlMs;
     if (outcome.ok) {
       adopt(state, outcome.prompt, 'live');
       try {
@@ -310,20 +319,22 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
       } catch (error) {
         storeFailed(error);
       }
-      return;
-    }
-    if (outcome.retryAfterMs !== undefined) {
-      heldUntil = Math.max(heldUntil, Date.now() + outcome.retryAfterMs);
-      state.nextCheckAt = heldUntil;
-      try {
-        await store.hold(key, outcome.retryAfterMs);
-      } catch (error) {
-        storeFailed(error);
+    } else {
+      if (outcome.retryAfterMs !== undefined) {
+        heldUntil = Math.max(heldUntil, Date.now() + outcome.retryAfterMs);
+        state.nextCheckAt = heldUntil;
+        holdMs = Math.max(ttlMs, outcome.retryAfterMs);
       }
+      // What the service answered last may still be in the store (fetched by another instance).
+      if (stored) adopt(state, stored.prompt, 'cache');
+      fallback(state, outcome.reason);
     }
-    // What the service answered last may still be in the store (fetched by another instance).
-    if (stored) adopt(state, stored.prompt, 'cache');
-    fallback(state, outcome.reason);
+    try {
+      await store.hold(key, holdMs);
+      storeOk();
+    } catch (error) {
+      storeFailed(error);
+    }
   }
 
   function startRefresh(state: PromptState): Promise<void> {
@@ -388,8 +399,10 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
       value: async (): Promise<void> => {
         if (closed) return;
         closed = true;
+        // Refreshes in flight are cut short (they end as fallbacks), not waited for.
+        await Promise.allSettled([pool?.destroy()]);
         await Promise.allSettled([...states.values()].map((state) => state.inflight));
-        await Promise.allSettled([pool?.close(), store.close()]);
+        await Promise.allSettled([store.close()]);
       },
     },
   });

@@ -4,13 +4,24 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 const { createLivePrompts, redisStore } = await import(workerData.liveUrl);
 const { prompts } = await import(workerData.moduleUrl);
+const events = {};
+const reasons = {};
 const live = createLivePrompts(prompts, {
   baseUrl: workerData.baseUrl,
   ttl: workerData.ttl,
   timeoutMs: 200,
   lockfile: workerData.lockfilePath,
   rateLimit: workerData.rateLimit,
-  store: redisStore({ url: workerData.redisUrl }),
+  // Generous timeouts: on a loaded 2-core machine 20 workers starve Redis's replies, and a store
+  // failing for a whole ttl rightly sends each instance to the service on its own.
+  store: redisStore({ url: workerData.redisUrl, commandTimeoutMs: 1000, connectTimeoutMs: 2000 }),
+  onEvent: (event) => {
+    events[event.type] = (events[event.type] ?? 0) + 1;
+    if (event.type !== 'update') {
+      const why = String(event.reason ?? event.message).slice(0, 50);
+      reasons[why] = (reasons[why] ?? 0) + 1;
+    }
+  },
 });
 const names = Object.keys(prompts);
 const variables = { name_0: 'a', name_1: 'b', name_2: 'c' };
@@ -39,9 +50,9 @@ while (!stopped) {
       if (errors.length < 5) errors.push(String(error?.stack ?? error));
     }
   }
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => setTimeout(resolve, 50));
 }
 const sources = {};
 for (const status of live.status()) sources[status.source] = (sources[status.source] ?? 0) + 1;
 await live.close();
-parentPort.postMessage({ type: 'done', calls, failures, callsAtMark, failuresAtMark, errors, sources });
+parentPort.postMessage({ type: 'done', calls, failures, callsAtMark, failuresAtMark, errors, sources, events, reasons });

@@ -98,6 +98,9 @@ describe('following the service', () => {
     const first = await prompts['@acme/greet']!({ name: 'Ada', count: 3 });
     expect(first.version).toBe('v1');
     expect(first.content).toBe('Hello Ada, you have 3 items.');
+    // The committed version, fetched live, renders to exactly what the committed function returns.
+    expect(prompts.status().find((s) => s.name === '@acme/greet')).toMatchObject({ source: 'live', version: 'v1' });
+    expect(first).toEqual(setup.module.prompts['@acme/greet']!({ name: 'Ada', count: 3 }));
 
     await setup.publish('@acme/greet', 'v2', 'Hi {{ name }}! {{count:int // items}} new things.');
     const updated = nextEvent(events, 'update', '@acme/greet');
