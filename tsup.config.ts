@@ -5,11 +5,11 @@ import { writeConfigJsonSchema } from './scripts/config-json-schema.js';
 const plugins = Object.fromEntries(['vite', 'webpack', 'rollup', 'esbuild', 'rspack'].map((name) => [name, `src/plugin/${name}.ts`]));
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli/bin.ts', ...plugins },
+  entry: { index: 'src/index.ts', cli: 'src/cli/bin.ts', live: 'src/live/index.ts', ...plugins },
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  dts: { entry: { index: 'src/index.ts', ...plugins } },
+  dts: { entry: { index: 'src/index.ts', live: 'src/live/index.ts', ...plugins } },
   sourcemap: true,
   // Not cleaned: several people build while others run the built CLI; CI starts from a clean clone.
   clean: false,

@@ -1,0 +1,119 @@
+/**
+ * The fleet store (docs/live.md, "Fleet store"): every instance reads what one of them fetched,
+ * and `SET key token NX PX ttl` elects one refresher per prompt per ttl, so the service sees one
+ * request per prompt per ttl for the whole fleet.
+ *
+ * ioredis is an optional peer dependency, imported on first use: apps without Redis never load it.
+ * Redis being slow or down must never become the app's problem: short connect and command
+ * timeouts, no offline queue (a command while disconnected fails at once instead of piling up),
+ * and every failure is thrown to the caller, which keeps working from its own memory.
+ */
+import { randomBytes } from 'node:crypto';
+import type { LiveStore, StoredPrompt } from './store.js';
+
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
+  url: string;
+  /** Prefix of every key. @default 'promptlock:live:' */
+  prefix?: string;
+  /** Longest wait for a connection, first connect included. @default 500 */
+  connectTimeoutMs?: number;
+  /** Longest wait for one command. @default 250 */
+  commandTimeoutMs?: number;
+  /** How long a fetched prompt stays in Redis (the fleet's last good version). @default 86400 */
+  keepSeconds?: number;
+}
+
+/** The part of an ioredis client this store uses. */
+interface RedisClient {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ...args: Array<string | number>): Promise<string | null>;
+  status: string;
+  once(event: string, listener: (...args: unknown[]) => void): unknown;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+}
+
+export function redisStore(options: RedisStoreOptions): LiveStore {
+  if (!options || typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url)) {
+    throw new TypeError('redisStore({ url }) needs a redis:// or rediss:// URL.');
+  }
+  const prefix = options.prefix ?? 'promptlock:live:';
+  const connectTimeout = options.connectTimeoutMs ?? 500;
+  const commandTimeout = options.commandTimeoutMs ?? 250;
+  const keepMs = Math.round((options.keepSeconds ?? 86_400) * 1000);
+  const token = randomBytes(8).toString('hex');
+  let client: Promise<RedisClient> | undefined;
+  let closed = false;
+
+  async function open(): Promise<RedisClient> {
+    let Redis: new (url: string, options: Record<string, unknown>) => RedisClient;
+    try {
+      const module = (await import('ioredis')) as unknown as { Redis?: typeof Redis; default?: typeof Redis };
+      Redis = (module.Redis ?? module.default)!;
+    } catch (error) {
+      throw new Error('redisStore needs the ioredis package: npm install ioredis', { cause: error });
+    }
+    const redis = new Redis(options.url, {
+      connectTimeout,
+      commandTimeout,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      // Reconnect quietly in the background, at most once a second.
+      retryStrategy: (times: number) => Math.min(times * 100, 1000),
+      lazyConnect: false,
+    });
+    // Failures are reported by the commands; an unhandled 'error' event would crash the app.
+    redis.on('error', () => {});
+    // The first commands wait for the first connection (bounded), so a fleet that starts together
+    // does not send its first refreshes straight to the service while Redis is still connecting.
+    if (redis.status !== 'ready') {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, connectTimeout);
+        redis.once('ready', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return redis;
+  }
+
+  function connection(): Promise<RedisClient> {
+    if (closed) return Promise.reject(new Error('the Redis store is closed'));
+    client ??= open();
+    return client;
+  }
+
+  return {
+    async get(key) {
+      const text = await (await connection()).get(prefix + key);
+      if (text === null) return undefined;
+      const value = JSON.parse(text) as Partial<StoredPrompt>;
+      if (typeof value?.fetchedAt !== 'number') return undefined;
+      return { fetchedAt: value.fetchedAt, prompt: value.prompt };
+    },
+    async set(key, value) {
+      await (await connection()).set(prefix + key, JSON.stringify(value), 'PX', keepMs);
+    },
+    async claim(key, ms) {
+      const answer = await (await connection()).set(`${prefix}${key}:refresher`, token, 'PX', Math.max(1, Math.round(ms)), 'NX');
+      return answer === 'OK';
+    },
+    async hold(key, ms) {
+      await (await connection()).set(`${prefix}${key}:refresher`, `${token}:hold`, 'PX', Math.max(1, Math.round(ms)));
+    },
+    async close() {
+      closed = true;
+      const pending = client;
+      client = undefined;
+      if (!pending) return;
+      const redis = await pending.catch(() => undefined);
+      if (!redis) return;
+      // quit waits for pending replies; when Redis is gone it would wait for the reconnect.
+      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+      else redis.disconnect();
+    },
+  };
+}

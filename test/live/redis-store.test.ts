@@ -1,0 +1,90 @@
+/**
+ * The Redis store against a real redis-server: one refresher per key per ttl, prompts shared,
+ * hostile values validated, and a Redis that is not there degrades to memory, never to errors.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { createLivePrompts, redisStore, type LiveEvent } from '../../src/live/index.js';
+import { LOCAL_TEST_KEY, startServer, type RunningServer } from '../../src/server/index.js';
+import { freePort, generateFrom, publish, startRedis, type GeneratedModule } from './helpers.js';
+
+const cleanup: Array<() => Promise<unknown>> = [];
+let server: RunningServer;
+let module: GeneratedModule;
+let redisUrl: string;
+
+beforeAll(async () => {
+  vi.stubEnv('PROMPTLOCK_API_KEY', LOCAL_TEST_KEY);
+  vi.stubEnv('PROMPTLOCK_BASE_URL', '');
+  const root = await mkdtemp(path.join(tmpdir(), 'promptlock-live-redis-'));
+  cleanup.push(() => rm(root, { recursive: true, force: true }));
+  await publish(path.join(root, 'ws'), '@acme/a', 'v1', 'one {{x}}');
+  server = await startServer({ dir: path.join(root, 'ws'), port: 0 });
+  cleanup.push(() => server.close());
+  module = await generateFrom(server.url, path.join(root, 'app'), ['@acme/a:latest']);
+  await publish(path.join(root, 'ws'), '@acme/a', 'v2', 'two {{x}}');
+  await server.reload();
+  const redis = await startRedis();
+  cleanup.push(() => redis.kill());
+  redisUrl = redis.url;
+});
+afterAll(async () => {
+  for (const fn of cleanup.reverse()) await fn();
+  vi.unstubAllEnvs();
+});
+
+it('elects one refresher per key until the claim expires, and shares what was fetched', async () => {
+  const a = redisStore({ url: redisUrl, prefix: 'elect:' });
+  const b = redisStore({ url: redisUrl, prefix: 'elect:' });
+  cleanup.push(() => a.close(), () => b.close());
+  const claims = await Promise.all([a.claim('k', 60_000), b.claim('k', 60_000), a.claim('k', 60_000), b.claim('k', 60_000)]);
+  expect(claims.filter(Boolean)).toHaveLength(1);
+  await a.set('k', { fetchedAt: 123, prompt: { any: 'thing' } });
+  expect(await b.get('k')).toEqual({ fetchedAt: 123, prompt: { any: 'thing' } });
+  expect(await b.get('missing')).toBeUndefined();
+  await b.hold('k2', 60_000);
+  expect(await a.claim('k2', 10)).toBe(false);
+});
+
+it('validates what another instance put in Redis like an answer of the service, and heals it', async () => {
+  const store = redisStore({ url: redisUrl, prefix: 'hostile:' });
+  await store.set('@acme/a:latest', {
+    fetchedAt: Date.now(),
+    prompt: { packageName: '@acme/a:v3', version: 'v3', content: 'evil {{x}}', title: 1 },
+  });
+  const events: LiveEvent[] = [];
+  const live = createLivePrompts(module.prompts, { baseUrl: server.url, lockfile: module.lockfilePath, store, onEvent: (e) => events.push(e) });
+  cleanup.push(() => live.close());
+  // Not served: the instance asks the service instead, and puts the good answer back.
+  expect((await live['@acme/a']!({ x: '1' })).content).toBe('two 1');
+  const fallback = events.find((e) => e.type === 'fallback') as { reason: string } | undefined;
+  expect(fallback?.reason).toMatch(/^the store answered an invalid prompt \(\w+: expected/);
+  expect(((await store.get('@acme/a:latest'))?.prompt as { version: string }).version).toBe('v2');
+});
+
+it('degrades to memory when Redis is not there: calls follow the service, one store-error event', async () => {
+  const deadUrl = `redis://127.0.0.1:${await freePort()}`;
+  const events: LiveEvent[] = [];
+  const live = createLivePrompts(module.prompts, {
+    baseUrl: server.url,
+    lockfile: module.lockfilePath,
+    ttl: 0.05,
+    store: redisStore({ url: deadUrl, connectTimeoutMs: 100 }),
+    onEvent: (e) => events.push(e),
+  });
+  cleanup.push(() => live.close());
+  // Each call answers (the snapshot while the store has failed for less than a ttl: a store that
+  // fails for a moment must not send a fleet to the service), then from the service on its own.
+  await vi.waitFor(
+    async () => {
+      const answer = await live['@acme/a']!({ x: '1' });
+      expect(answer.content).toBe('two 1');
+    },
+    { timeout: 10_000, interval: 30 },
+  );
+  const storeErrors = events.filter((e) => e.type === 'store-error');
+  expect(storeErrors).toHaveLength(1);
+  expect(live.status()[0]).toMatchObject({ version: 'v2', source: 'live' });
+});
