@@ -115,6 +115,17 @@ export function failureError(failure: AttemptFailure, target: RequestTarget, ctx
   return error;
 }
 
+/**
+ * The address answers, but not as a prompt service does (an HTML page, no list endpoint and no
+ * health endpoint): the base URL is wrong, not the prompt names.
+ */
+export function notAServiceError(evidence: string, ctx: ErrorContext): ServiceError {
+  return new ServiceError(redact(`${ctx.baseUrl} is not a prompt service: ${evidence}.`, [ctx.apiKey]), {
+    code: 'not_a_service',
+    hint: 'Check baseUrl (or PROMPTLOCK_BASE_URL): it is the address of the service without /v1, e.g. https://api.baytos.ai, or the URL `promptlock serve` prints.',
+  });
+}
+
 /** A 2xx whose body is not JSON or not the expected shape. */
 export function invalidBodyError(problem: string, target: RequestTarget, ctx: ErrorContext, attempts: number): ServiceError {
   const subject = target.packageName ? ` for ${target.packageName}` : '';
