@@ -102,6 +102,10 @@ export function createClient(options: ClientOptions): PromptServiceClient {
           endpoint: '/api/v1/prompts/context/download-url',
           what: `getting the download address of context file ${contextId}`,
           notFound: `Context file ${contextId} was not found (404) at ${baseUrl}.`,
+          badRequest: {
+            message: `Context item ${contextId} has no download address (400 validation_error): only items of type "file" have one.`,
+            hint: 'A "url" item is recorded with its url, not downloaded.',
+          },
         },
         maxBytes: MAX_JSON_BYTES,
         interpret: (answer) => readJsonBody(answer, contextDownloadSchema, 'url'),
