@@ -119,6 +119,9 @@ async function locate(error: unknown, filepath: string): Promise<Location | unde
     }
   }
   if (line === undefined || column === undefined) return undefined;
+  // jiti's wrapper shares the first line of transpiled code: a column past the end points nowhere.
+  const shown = text.split(/\r?\n/)[line - 1];
+  if (shown !== undefined && column > shown.length) column = shown.search(/\S|$/) + 1;
   return { line, column, frame: codeFrame(text, line, column) };
 }
 
