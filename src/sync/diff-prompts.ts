@@ -73,6 +73,8 @@ function splitTimestamps(value: unknown, at: string, found: Map<string, unknown>
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     const where = at ? `${at}.${key}` : key;
+    // The time of the response: snapshots drop it, so it is never a change.
+    if (where === 'metadata.generatedAt') continue;
     if (TIMESTAMP_KEY.test(key) && (typeof inner === 'number' || typeof inner === 'string' || inner === null)) found.set(where, inner);
     else out[key] = splitTimestamps(inner, where, found);
   }
