@@ -53,8 +53,10 @@ export class ServiceTransport {
   /**
    * A failure no other request can escape (401, 403, unreachable, not a prompt service): once seen,
    * requests not yet sent fail with it instead of asking again, so a run ends with one message.
+   * Forgotten once no request is under way, so a long-lived client (watch) recovers after an outage.
    */
   private fatal: ServiceError | undefined;
+  private underWay = 0;
 
   constructor(private readonly options: TransportOptions) {
     const origin = new URL(options.baseUrl).origin;
@@ -82,6 +84,21 @@ export class ServiceTransport {
   }
 
   private async execute<T>(
+    exchange: Exchange<T>,
+    dispatcher: Dispatcher,
+    origin: string | undefined,
+    headers: Record<string, string>,
+    paced: boolean,
+  ): Promise<T> {
+    this.underWay++;
+    try {
+      return await this.attempts(exchange, dispatcher, origin, headers, paced);
+    } finally {
+      if (--this.underWay === 0) this.fatal = undefined;
+    }
+  }
+
+  private async attempts<T>(
     exchange: Exchange<T>,
     dispatcher: Dispatcher,
     origin: string | undefined,
