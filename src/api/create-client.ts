@@ -116,12 +116,13 @@ export function createClient(options: ClientOptions): PromptServiceClient {
   };
 
   /**
-   * A list endpoint that is missing (404) or answers nonsense may mean the address is not a prompt
-   * service at all: the health endpoint tells (docs/local-service.md lists both).
+   * A list endpoint that is missing (404) may mean the address is not a prompt service at all:
+   * the health endpoint tells (docs/local-service.md lists both).
    */
   async function notAService(error: unknown): Promise<unknown> {
-    if (!(error instanceof ServiceError) || !(error.status === 404 || error.code === 'invalid_response')) return error;
-    const listed = error.status === 404 ? 'GET /v1/prompts answered 404' : 'GET /v1/prompts answered an invalid body';
+    // An HTML page is recognised by the transport; an invalid JSON body is the service's own fault.
+    if (!(error instanceof ServiceError) || error.status !== 404) return error;
+    const listed = 'GET /v1/prompts answered 404';
     try {
       await health();
       return error;

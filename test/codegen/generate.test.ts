@@ -155,6 +155,7 @@ describe('promptlock generate', () => {
   });
 
   it('before the first sync (no lockfile) writes a module with no prompts, says why and exits 0', async () => {
+    await writeFile(path.join(dir, 'prompts.config.json'), '{}');
     await rm(store.lockfilePath);
     const result = await cli(['generate']);
     expect(result.code).toBe(0);
