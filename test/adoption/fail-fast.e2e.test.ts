@@ -18,13 +18,14 @@ import { startServe, type ServeProcess } from './serve-process.js';
 
 const NAMES = Array.from({ length: 6 }, (_, i) => `@bulk/prompt-${String(i).padStart(4, '0')}`);
 const SERVER_KEY = 'sk_live_' + 'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2H1g0F9e8';
+const OTHER_WORKSPACE_KEY = 'sk_live_' + 'Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8L9z0X1c2';
 const dirs: string[] = [];
 let serve: ServeProcess;
 
 beforeAll(async () => {
   const served = await writeServedFolder(await mkdtemp(path.join(tmpdir(), 'promptlock-fail-fast-')), 6, 1);
   dirs.push(served);
-  serve = await startServe(['--dir', served, '--key', SERVER_KEY], served);
+  serve = await startServe(['--dir', served, '--key', SERVER_KEY, '--key', `other=${OTHER_WORKSPACE_KEY}`], served);
 });
 afterAll(async () => {
   await serve?.stop();
@@ -46,6 +47,14 @@ describe('fail fast', () => {
     expect(run.code).toBe(1);
     expect(run.stderr.match(/rejected the API key/g)).toHaveLength(1);
     expect(run.stderr).not.toMatch(/prompts failed/);
+    expect((await serve.settle(before + 1)).slice(before)).toHaveLength(1);
+  });
+
+  it('a key without access to the workspace (403): one message, and the service saw one request', async () => {
+    const before = serve.requests().length;
+    const run = await runBuiltCli(['sync'], { cwd: await project(serve.url), env: { PROMPTLOCK_API_KEY: OTHER_WORKSPACE_KEY } });
+    expect(run.code).toBe(1);
+    expect(run.stderr.match(/has no access to workspace "bulk" \(403 forbidden\)/g)).toHaveLength(1);
     expect((await serve.settle(before + 1)).slice(before)).toHaveLength(1);
   });
 
