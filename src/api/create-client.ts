@@ -1,5 +1,5 @@
-import { baseUrlProblem } from '../config/base-url.js';
-import { ConfigError } from '../errors.js';
+import { baseUrlProblem, isLoopbackHost } from '../config/base-url.js';
+import { ConfigError, ServiceError } from '../errors.js';
 import { maskKey } from '../secrets.js';
 import type { ContextDownload, HealthStatus, Prompt, PromptSummary } from '../types.js';
 import { CLIENT_DEFAULTS, type ClientOptions, type ClientStats } from './client-options.js';
@@ -7,6 +7,7 @@ import { downloadFile, type DownloadOptions } from './download-file.js';
 import { listAll } from './list-all.js';
 import { readJsonBody } from './read-json-body.js';
 import { contextDownloadSchema, healthSchema, promptSchema } from './schemas.js';
+import { notAServiceError } from './service-errors.js';
 import { MAX_JSON_BYTES, ServiceTransport } from './service-transport.js';
 
 export interface PromptServiceClient {
@@ -37,6 +38,14 @@ export function createClient(options: ClientOptions): PromptServiceClient {
     });
   }
   const url = new URL(options.baseUrl);
+  if (!options.apiKey && !isLoopbackHost(url.hostname)) {
+    // Fail before any request: every answer would be a 401 (docs/local-service.md serves loopback without one).
+    throw new ConfigError(`No API key is set for the prompt service at ${options.baseUrl}.`, {
+      hint:
+        'Set PROMPTLOCK_API_KEY (or BAYT_API_KEY) in the environment, or in .env / .env.local at the project root. ' +
+        'To use a local `promptlock serve` instead, set PROMPTLOCK_BASE_URL to the URL it prints (and its test key).',
+    });
+  }
   const baseUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   const basePath = url.pathname.replace(/\/+$/, '');
   const transport = new ServiceTransport({
@@ -50,9 +59,24 @@ export function createClient(options: ClientOptions): PromptServiceClient {
     onEvent: options.onEvent,
   });
 
+  const health = () =>
+    transport.service({
+      method: 'GET',
+      path: `${basePath}/v1/health`,
+      target: { method: 'GET', endpoint: '/v1/health', what: 'checking health' },
+      maxBytes: MAX_JSON_BYTES,
+      interpret: (answer) => readJsonBody(answer, healthSchema, 'status'),
+    });
+
   return {
     stats: transport.stats,
-    listAll: (listOptions) => listAll(transport, basePath, listOptions?.pageSize),
+    listAll: async (listOptions) => {
+      try {
+        return await listAll(transport, basePath, listOptions?.pageSize);
+      } catch (error) {
+        throw await notAService(error);
+      }
+    },
     getPrompt: (packageName, variables) =>
       transport.service({
         method: 'POST',
@@ -78,21 +102,36 @@ export function createClient(options: ClientOptions): PromptServiceClient {
           endpoint: '/api/v1/prompts/context/download-url',
           what: `getting the download address of context file ${contextId}`,
           notFound: `Context file ${contextId} was not found (404) at ${baseUrl}.`,
+          badRequest: {
+            message: `Context item ${contextId} has no download address (400 validation_error): only items of type "file" have one.`,
+            hint: 'A "url" item is recorded with its url, not downloaded.',
+          },
         },
         maxBytes: MAX_JSON_BYTES,
         interpret: (answer) => readJsonBody(answer, contextDownloadSchema, 'url'),
       }),
     downloadFile: (fileUrl, downloadOptions) => downloadFile(transport, fileUrl, downloadOptions),
-    health: () =>
-      transport.service({
-        method: 'GET',
-        path: `${basePath}/v1/health`,
-        target: { method: 'GET', endpoint: '/v1/health', what: 'checking health' },
-        maxBytes: MAX_JSON_BYTES,
-        interpret: (answer) => readJsonBody(answer, healthSchema, 'status'),
-      }),
+    health,
     close: () => transport.close(),
   };
+
+  /**
+   * A list endpoint that is missing (404) may mean the address is not a prompt service at all:
+   * the health endpoint tells (docs/local-service.md lists both).
+   */
+  async function notAService(error: unknown): Promise<unknown> {
+    // An HTML page is recognised by the transport; an invalid JSON body is the service's own fault.
+    if (!(error instanceof ServiceError) || error.status !== 404) return error;
+    const listed = 'GET /v1/prompts answered 404';
+    try {
+      await health();
+      return error;
+    } catch (probe) {
+      if (probe instanceof ServiceError && probe.code === 'not_a_service') return probe;
+      const why = probe instanceof ServiceError && probe.status ? `answered ${probe.status}` : 'failed too';
+      return notAServiceError(`${listed}, and GET /v1/health ${why}`, { baseUrl, apiKey: options.apiKey, timeoutMs: 0 });
+    }
+  }
 }
 
 function positive(value: number | undefined, fallback: number): number {

@@ -18,6 +18,8 @@ export interface RequestTarget {
   packageName?: string;
   /** The message for a 404, when the endpoint has a better one than "no such path". */
   notFound?: string;
+  /** Message and hint for a 400, when the endpoint has an expected one (not a promptlock bug). */
+  badRequest?: { message: string; hint: string };
 }
 
 export interface ErrorContext {
@@ -71,6 +73,7 @@ export function httpError(status: number, body: ErrorBody, target: RequestTarget
           'The service may be down or overloaded; try again later.',
         );
       }
+      if (status === 400 && target.badRequest) return make(`${target.badRequest.message}${said}`, target.badRequest.hint);
       return make(
         `The service refused ${target.method} ${target.endpoint} while ${target.what} (${status} ${code})${detail ? `: ${detail}` : ''}.`,
         'This looks like a bug in promptlock or a service change; run with --verbose and report it.',
@@ -113,6 +116,17 @@ export function failureError(failure: AttemptFailure, target: RequestTarget, ctx
       );
   }
   return error;
+}
+
+/**
+ * The address answers, but not as a prompt service does (an HTML page, no list endpoint and no
+ * health endpoint): the base URL is wrong, not the prompt names.
+ */
+export function notAServiceError(evidence: string, ctx: ErrorContext): ServiceError {
+  return new ServiceError(redact(`${ctx.baseUrl} is not a prompt service: ${evidence}.`, [ctx.apiKey]), {
+    code: 'not_a_service',
+    hint: 'Check baseUrl (or PROMPTLOCK_BASE_URL): it is the address of the service without /v1, e.g. https://api.baytos.ai, or the URL `promptlock serve` prints.',
+  });
 }
 
 /** A 2xx whose body is not JSON or not the expected shape. */

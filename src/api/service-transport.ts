@@ -8,7 +8,7 @@ import { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { AttemptFailure, httpAttempt, type AttemptAnswer } from './http-attempt.js';
 import { RateLimitPacer, readRateLimit } from './rate-limit-pacer.js';
 import { readErrorBody } from './schemas.js';
-import { failureError, httpError, invalidBodyError, type ErrorContext, type RequestTarget } from './service-errors.js';
+import { failureError, httpError, invalidBodyError, notAServiceError, type ErrorContext, type RequestTarget } from './service-errors.js';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -50,6 +50,13 @@ export class ServiceTransport {
   private readonly limiter: ConcurrencyLimiter;
   private readonly pacer = new RateLimitPacer();
   private readonly errorContext: ErrorContext;
+  /**
+   * A failure no other request can escape (401, 403, unreachable, not a prompt service): once seen,
+   * requests not yet sent fail with it instead of asking again, so a run ends with one message.
+   * Forgotten once no request is under way, so a long-lived client (watch) recovers after an outage.
+   */
+  private fatal: ServiceError | undefined;
+  private underWay = 0;
 
   constructor(private readonly options: TransportOptions) {
     const origin = new URL(options.baseUrl).origin;
@@ -83,6 +90,21 @@ export class ServiceTransport {
     headers: Record<string, string>,
     paced: boolean,
   ): Promise<T> {
+    this.underWay++;
+    try {
+      return await this.attempts(exchange, dispatcher, origin, headers, paced);
+    } finally {
+      if (--this.underWay === 0) this.fatal = undefined;
+    }
+  }
+
+  private async attempts<T>(
+    exchange: Exchange<T>,
+    dispatcher: Dispatcher,
+    origin: string | undefined,
+    headers: Record<string, string>,
+    paced: boolean,
+  ): Promise<T> {
     const { target } = exchange;
     let failures = 0;
     let limited = 0;
@@ -92,6 +114,10 @@ export class ServiceTransport {
       await this.limiter.acquire();
       try {
         if (paced) await this.waitForPacer(target);
+        if (paced && this.fatal) {
+          this.pacer.finish(undefined, false, Date.now());
+          throw this.fatal;
+        }
         this.stats.requests++;
         this.emit({ type: 'request', method: exchange.method, path: exchange.path.split('?')[0]!, attempt });
         try {
@@ -121,7 +147,7 @@ export class ServiceTransport {
         if (failure.kind === 'too-large') throw failureError(failure, target, this.errorContext, attempt);
         retry = failure.kind === 'timeout' ? 'timeout' : 'reset';
         const seen = failure;
-        final = () => failureError(seen, target, this.errorContext, attempt);
+        final = () => this.latch(failureError(seen, target, this.errorContext, attempt), paced && seen.kind === 'network');
       } else if (answer!.status === 429) {
         this.stats.status429++;
         const body = readErrorBody(parseJson(answer!.body));
@@ -141,7 +167,10 @@ export class ServiceTransport {
         const seen = answer!;
         final = () => httpError(seen.status, readErrorBody(parseJson(seen.body)), target, this.errorContext, attempt);
       } else if (answer!.status >= 300) {
-        throw httpError(answer!.status, readErrorBody(parseJson(answer!.body)), target, this.errorContext, attempt);
+        const status = answer!.status;
+        throw this.latch(httpError(status, readErrorBody(parseJson(answer!.body)), target, this.errorContext, attempt), paced && (status === 401 || status === 403));
+      } else if (paced && isHtml(answer!)) {
+        throw this.latch(notAServiceError(`${exchange.method} ${target.endpoint} answered an HTML page`, this.errorContext), true);
       } else {
         try {
           return exchange.interpret(answer!);
@@ -199,9 +228,19 @@ export class ServiceTransport {
     );
   }
 
+  private latch(error: ServiceError, fatal: boolean): ServiceError {
+    if (fatal) this.fatal ??= error;
+    return error;
+  }
+
   private emit(event: ClientEvent): void {
     this.options.onEvent?.(event);
   }
+}
+
+function isHtml(answer: AttemptAnswer): boolean {
+  const type = answer.headers['content-type'];
+  return /^\s*text\/html\b/i.test(Array.isArray(type) ? (type[0] ?? '') : (type ?? ''));
 }
 
 /** The body as JSON, or undefined when it is not JSON (error pages, truncated answers). */

@@ -16,6 +16,19 @@ export function defaultIO(): CliIO {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }
 
+/** Two or three typical uses of each command, printed under its --help. */
+const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  init: ['promptlock init                     # prompts.config.ts + "prepare" and "prompts:sync" scripts', 'promptlock init --no-package-json   # print the scripts instead of editing package.json'],
+  sync: ['promptlock sync                     # everything the config asks for', 'promptlock sync @acme/support-reply  # only this prompt', 'promptlock sync --frozen            # CI: exactly what the lockfile says'],
+  generate: ['promptlock generate                 # the module from lockfile + snapshots, no network', 'promptlock generate --json', 'promptlock generate --force         # rebuild even when up to date'],
+  check: ['promptlock check                    # CI: lockfile, snapshots and module agree, module type-checks', 'promptlock check --remote           # also compare the lockfile with the service'],
+  diff: ['promptlock diff                     # what sync would change; breaking changes first', 'promptlock diff --format markdown > prompt-changes.md   # a PR comment', 'promptlock diff --json | jq \'.changes[] | select(.breaking)\''],
+  watch: ['promptlock watch                    # regenerate on edits, poll the service every watchInterval s', 'promptlock watch --interval 5 --rate-limit 300'],
+  add: ['promptlock add @acme/support-reply  # add to the config and sync it', 'promptlock add @acme/onboarding:v3 --no-sync'],
+  remove: ['promptlock remove @acme/onboarding', 'promptlock remove @acme/onboarding --no-sync'],
+  serve: ['promptlock serve --dir prompts --port 0          # serve a synced project\'s snapshots', 'promptlock serve --dir examples/workspace --key acme=sk_test_…   # a key for one workspace', 'promptlock serve --limit-per-minute 5 --minute-ms 2000 --verbose   # tight limits, access log'],
+};
+
 function buildProgram(runtime: CliRuntime): Command {
   const { io } = runtime;
   const program = new Command('promptlock')
@@ -26,6 +39,8 @@ function buildProgram(runtime: CliRuntime): Command {
     .addOption(new Option('-q, --quiet', 'print only errors'))
     .addOption(new Option('--verbose', 'print details of every step'))
     .showHelpAfterError('(run with --help for usage)')
+    // Every command's --help lists -c, --json, -q and --verbose too.
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -44,7 +59,11 @@ function buildProgram(runtime: CliRuntime): Command {
   ]) {
     register(program, runtime);
   }
-  program.commands.forEach((command) => command.exitOverride());
+  program.commands.forEach((command) => {
+    command.exitOverride();
+    const examples = EXAMPLES[command.name()];
+    if (examples) command.addHelpText('after', `\nExamples:\n${examples.map((line) => `  $ ${line}`).join('\n')}\n`);
+  });
   return program;
 }
 

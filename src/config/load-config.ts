@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 import { ConfigError } from '../errors.js';
 import { WORK_DIR_NAME } from '../store/work-dir.js';
 import { apiKeyFromEnv } from '../secrets.js';
@@ -23,13 +25,19 @@ export interface LoadConfigOptions {
  * paths against the config file's folder. Throws ConfigError (exit code 2) for anything wrong.
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
-  const env = options.env ?? process.env;
   const cwd = path.resolve(options.cwd);
   const file = await readConfigFile(cwd, options.configPath);
-  const where = file ? describeConfigFile(file.filepath, cwd) : 'the default config';
-  if (file) rejectApiKey(file.config, where);
-  const parsed = parseUserConfig(file?.config, where);
-  const rootDir = file ? path.dirname(file.filepath) : cwd;
+  if (!file) {
+    // Syncing "every prompt" into wherever one happens to stand is never what was meant.
+    throw new ConfigError(`no prompts.config.* found from ${cwd}; run \`promptlock init\`.`, {
+      hint: 'Run promptlock from the project folder (or pass --config <file>), or create the config with `promptlock init`.',
+    });
+  }
+  const where = describeConfigFile(file.filepath, cwd);
+  rejectApiKey(file.config, where);
+  const parsed = parseUserConfig(file.config, where);
+  const rootDir = path.dirname(file.filepath);
+  const env = withEnvFiles(rootDir, options.env ?? process.env);
 
   const snapshotsDir = path.resolve(rootDir, parsed.snapshots);
   if (snapshotsDir === rootDir || rootDir.startsWith(snapshotsDir + path.sep)) {
@@ -44,7 +52,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   requireInsideProject('lockfile', parsed.lockfile, lockfilePath, rootDir, where);
   requireInsideProject('output', parsed.output, outputPath, rootDir, where);
   return {
-    configPath: file?.filepath,
+    configPath: file.filepath,
     rootDir,
     baseUrl: trimSlash(baseUrlFromEnv(env) ?? parsed.baseUrl),
     prompts: parsed.prompts as string[],
@@ -77,6 +85,31 @@ function requireInsideProject(option: string, value: string, resolved: string, r
     }.`,
     { hint: `Use a path inside the project (relative to ${rootDir}), such as ${option === 'snapshots' ? '"prompts"' : option === 'lockfile' ? '"prompts.lock.json"' : '"src/generated/prompts.ts"'}.` },
   );
+}
+
+/** Files of variables read from the project root, later ones winning (docs: README, Configuration). */
+export const ENV_FILES = ['.env', '.env.local'] as const;
+
+/**
+ * The environment with the variables of `.env` and `.env.local` at the project root filled in,
+ * parsed as Node's own `process.loadEnvFile` does (`util.parseEnv`). The real environment wins,
+ * and `process.env` is left untouched.
+ */
+function withEnvFiles(rootDir: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const fromFiles: Record<string, string> = {};
+  for (const name of ENV_FILES) {
+    const file = path.join(rootDir, name);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    Object.assign(fromFiles, parseEnv(text));
+  }
+  const merged: NodeJS.ProcessEnv = { ...env };
+  for (const [key, value] of Object.entries(fromFiles)) if (merged[key] === undefined) merged[key] = value;
+  return merged;
 }
 
 function baseUrlFromEnv(env: NodeJS.ProcessEnv): string | undefined {

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError } from '../errors.js';
@@ -66,12 +67,153 @@ async function settle(
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     const where = (error as { filepath?: string }).filepath ?? filepath ?? 'the config file';
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new ConfigError(`Could not load config file ${where}: ${reason}`, {
+    const lines = (error instanceof Error ? error.message : String(error)).split('\n');
+    // cosmiconfig's JSON errors say "JSON Error in <file>:" first and the reason after.
+    const first = /^JSON Error in /.test(lines[0]!) && lines[1] ? lines[1] : lines[0]!;
+    const reason = first.replace(/^(?:Error: )?ParseError: /, '').replace(/ while parsing '.*'$/s, '').trim();
+    const at = path.isAbsolute(where) ? await locate(error, where) : undefined;
+    const place = at ? `${where}:${at.line}:${at.column}` : where;
+    throw new ConfigError(`Could not load config file ${place}: ${reason}${at?.frame ? `\n${at.frame}` : ''}`, {
       cause: error,
       hint: 'Fix the file so it runs on its own and has a default export (export default defineConfig({ … })).',
     });
   }
+}
+
+interface Location {
+  line: number;
+  column: number;
+  frame: string | undefined;
+}
+
+/**
+ * Where in the config file a load failed: a syntax error's position (jiti puts `file:line:col` in
+ * its message; JSON is re-parsed with TypeScript's JSON parser, which reports one), or the first
+ * stack frame in the file for an error thrown while it ran. Undefined when nothing points into it.
+ */
+async function locate(error: unknown, filepath: string): Promise<Location | undefined> {
+  let text: string;
+  try {
+    text = await readFile(filepath, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let line: number | undefined;
+  let column: number | undefined;
+  if (filepath.endsWith('.json')) {
+    const start = jsonErrorOffset(text);
+    if (start !== undefined) {
+      const before = text.slice(0, start).split('\n');
+      line = before.length;
+      column = before[before.length - 1]!.length + 1;
+    }
+  } else {
+    const message = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error);
+    const escaped = filepath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const match = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(message);
+    if (match) {
+      line = Number(match[1]);
+      column = Number(match[2]);
+      // Babel's parse errors count columns from 0; stack frames from 1.
+      if (/ParseError/.test(message)) column += 1;
+    }
+  }
+  if (line === undefined || column === undefined) return undefined;
+  // jiti's wrapper shares the first line of transpiled code: a column past the end points nowhere.
+  const shown = text.split(/\r?\n/)[line - 1];
+  if (shown !== undefined && column > shown.length) column = shown.search(/\S|$/) + 1;
+  return { line, column, frame: codeFrame(text, line, column) };
+}
+
+/**
+ * Offset of the first syntax error in a JSON text (Node 20's JSON.parse does not say where), by
+ * a strict recursive-descent pass. Undefined when the text is valid.
+ */
+function jsonErrorOffset(text: string): number | undefined {
+  let i = 0;
+  const fail = (): never => {
+    throw i;
+  };
+  const space = () => {
+    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
+  };
+  const literal = (word: string) => (text.startsWith(word, i) ? (i += word.length) : fail());
+  const string = () => {
+    if (text[i] !== '"') fail();
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text.charCodeAt(i) < 0x20) fail();
+      i += text[i] === '\\' ? 2 : 1;
+    }
+    if (i >= text.length) fail();
+    i++;
+  };
+  const value = (): void => {
+    space();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      space();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        space();
+        string();
+        space();
+        if (text[i] !== ':') fail();
+        i++;
+        value();
+        space();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return void i++;
+        else fail();
+      }
+    }
+    if (c === '[') {
+      i++;
+      space();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        space();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return void i++;
+        else fail();
+      }
+    }
+    if (c === '"') return string();
+    if (c === 't') return void literal('true');
+    if (c === 'f') return void literal('false');
+    if (c === 'n') return void literal('null');
+    const number = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i));
+    if (!number) fail();
+    i += number![0].length;
+  };
+  try {
+    if (text.charCodeAt(0) === 0xfeff) i = 1;
+    value();
+    space();
+    if (i < text.length) fail();
+    return undefined;
+  } catch (offset) {
+    if (typeof offset === 'number') return offset;
+    throw offset;
+  }
+}
+
+/** Two lines before, the line itself with a caret under the column, one line after. */
+function codeFrame(text: string, line: number, column: number): string | undefined {
+  const lines = text.split(/\r?\n/);
+  if (line < 1 || line > lines.length) return undefined;
+  const first = Math.max(1, line - 2);
+  const last = Math.min(lines.length, line + 1);
+  const width = String(last).length;
+  const out: string[] = [];
+  for (let n = first; n <= last; n++) {
+    const gutter = `${n === line ? '>' : ' '} ${String(n).padStart(width)} | `;
+    out.push(`${gutter}${lines[n - 1]}`.trimEnd());
+    if (n === line) out.push(`  ${' '.repeat(width)} | ${lines[n - 1]!.slice(0, column - 1).replace(/[^\t]/g, ' ')}^`);
+  }
+  return out.join('\n');
 }
 
 /**

@@ -1,9 +1,21 @@
 import { ConfigError } from '../errors.js';
 import { detectJsonStyle, stringifyJson } from './json-style.js';
 
+/**
+ * The `prepare` command. A production install (`npm ci --omit=dev`) has no devDependency, so no
+ * `promptlock` binary: the `node -e` guard succeeds then (saying why) and generate is skipped.
+ * When promptlock is installed the guard fails on purpose and `promptlock generate` runs, so its
+ * failures fail the install. Plain `node -e` and `||` work in sh and in cmd.exe alike.
+ */
+export const PREPARE_SCRIPT =
+  `node -e "try{require.resolve('promptlock/package.json');process.exit(1)}catch{console.log('promptlock is not installed (production install): skipping promptlock generate')}" || promptlock generate`;
+
+/** What `prepare` was before the guard: found in existing projects and upgraded in place. */
+const LEGACY_PREPARE = 'promptlock generate';
+
 /** The scripts a project needs: rebuild the module on install, and a named way to sync. */
 export const PROMPTLOCK_SCRIPTS: Readonly<Record<string, string>> = {
-  prepare: 'promptlock generate',
+  prepare: PREPARE_SCRIPT,
   'prompts:sync': 'promptlock sync',
 };
 
@@ -28,8 +40,15 @@ export interface ScriptsEdit {
 function changeFor(name: string, wanted: string, existing: unknown): ScriptChange {
   if (typeof existing !== 'string' || existing.trim() === '') return { name, action: 'added', value: wanted };
   if (existing.includes(wanted)) return { name, action: 'present', value: existing };
-  // `prepare` runs every install, so chaining keeps what the project already does there.
-  if (name === 'prepare') return { name, action: 'chained', value: `${existing} && ${wanted}` };
+  if (name === 'prepare') {
+    // The unguarded command of earlier versions fails production installs: guard it in place.
+    if (existing.trim() === LEGACY_PREPARE) return { name, action: 'added', value: wanted };
+    const legacy = new RegExp(`(^|&&\\s*)${LEGACY_PREPARE}(?=\\s*(?:&&|$))`);
+    if (legacy.test(existing)) return { name, action: 'chained', value: existing.replace(legacy, `$1(${wanted})`) };
+    // `prepare` runs every install, so chaining keeps what the project already does there; the
+    // parentheses keep a failure of the existing part from being answered by promptlock's `||`.
+    return { name, action: 'chained', value: `${existing} && (${wanted})` };
+  }
   return { name, action: 'kept', value: existing };
 }
 

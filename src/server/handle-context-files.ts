@@ -5,6 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { ApiError } from './api-error.js';
+import type { Catalog } from './catalog.js';
 import { callerWorkspace, type Reply, type RouteContext } from './route-context.js';
 import { FILE_ROUTE_PREFIX } from './url-signer.js';
 
@@ -21,8 +22,31 @@ export function handleDownloadUrl(ctx: RouteContext): Reply {
   if (file && scope !== undefined && scope !== file.workspace) {
     throw new ApiError(403, 'forbidden', `This API key has no access to workspace "${file.workspace}".`, { workspace: file.workspace });
   }
-  if (!file) throw new ApiError(404, 'not_found', `Context file ${JSON.stringify(contextId.slice(0, 120))} not found.`);
+  if (!file) {
+    // A `url` item has an id too, but nothing to download: the service calls that a bad request.
+    const urlItem = urlItemWorkspace(ctx.catalog, contextId);
+    if (urlItem !== undefined && scope !== undefined && scope !== urlItem) {
+      throw new ApiError(403, 'forbidden', `This API key has no access to workspace "${urlItem}".`, { workspace: urlItem });
+    }
+    if (urlItem !== undefined) {
+      throw new ApiError(400, 'validation_error', `Context item ${JSON.stringify(contextId.slice(0, 120))} is of type "url": only "file" items have a download URL; fetch its url directly.`, {
+        field: 'contextId',
+      });
+    }
+    throw new ApiError(404, 'not_found', `Context file ${JSON.stringify(contextId.slice(0, 120))} not found.`);
+  }
   return { status: 200, json: { url: `${ctx.baseUrl}${ctx.signer.sign(contextId)}`, expiresIn: ctx.signer.ttlSeconds } };
+}
+
+/** The workspace of the `url`-type context item with this id, if any version of any prompt has one. */
+function urlItemWorkspace(catalog: Catalog, contextId: string): string | undefined {
+  for (const pkg of catalog.packages) {
+    const versions = pkg.draft ? [...pkg.published.values(), pkg.draft] : pkg.published.values();
+    for (const version of versions) {
+      if (version.prompt.context?.some((item) => item.id === contextId && item.type === 'url')) return pkg.workspace;
+    }
+  }
+  return undefined;
 }
 
 /** `GET /files/<contextId>?expires=…&signature=…`: the bytes, no key needed. */

@@ -1,7 +1,7 @@
 /**
  * `POST /v1/prompts/get`: one prompt by package name, with `variables` substituted into `content`
  * by the shared template module (the same code the generated module renders with, so both agree).
- * No selector means `latest`; `draft` answers version `v0`.
+ * No selector means `latest`; `draft` (or `v0`, its version) answers the draft.
  */
 import { parsePackageName } from '../package-name.js';
 import { renderTemplate } from '../template/index.js';
@@ -57,7 +57,8 @@ function parseBody(body: Buffer): GetRequest {
 }
 
 function pickVersion(pkg: ServedPackage, selector: string | undefined, asked: string): ServedVersion {
-  if (selector === 'draft') {
+  // The draft's version is v0, and the service's SDK asks for it by that name too.
+  if (selector === 'draft' || selector === 'v0') {
     if (pkg.draft) return pkg.draft;
     throw new ApiError(404, 'not_found', `Prompt ${asked} not found: ${pkg.summary.packageName} has no draft.`);
   }

@@ -4,6 +4,7 @@
  */
 import { structuredPatch } from 'diff';
 import { encodeSnapshot } from '../store/snapshot-format.js';
+import { listVariables } from '../template/index.js';
 import type { Prompt } from '../types.js';
 
 export interface FieldDiff {
@@ -12,12 +13,72 @@ export interface FieldDiff {
   lines: string[];
 }
 
+/** How the generated function's parameter changes: any of these breaks callers at compile time. */
+export interface SignatureChange {
+  added: string[];
+  removed: string[];
+  /** `name: string → number`. */
+  retyped: string[];
+}
+
 export interface PromptDiff {
   name: string;
   status: 'added' | 'removed' | 'changed';
   from?: string;
   to?: string;
+  /**
+   * Set when callers of the generated code break: the function's variables changed, or the
+   * function is removed. Breaking prompts are listed first.
+   */
+  breaking?: SignatureChange | { removed: 'function' };
+  /** Timestamp fields (`createdAt`, `urlFetchedAt`…) that changed, shown as one line, not as a diff. */
+  timestamps?: string[];
   fields: FieldDiff[];
+}
+
+/** The variables of the generated function, as the lockfile records them (name → TypeScript type). */
+function signatureOf(name: string, prompt: Prompt): Map<string, string> {
+  const texts = [
+    { label: 'content', text: prompt.content },
+    { label: 'systemPrompt', text: prompt.systemPrompt },
+    { label: 'critiquePrompt', text: prompt.critiquePrompt },
+  ];
+  try {
+    return new Map(listVariables(texts, name).map((v) => [v.name, v.type]));
+  } catch {
+    // Conflicting hints: sync reports it; the diff still shows the texts.
+    return new Map();
+  }
+}
+
+function signatureChange(name: string, old: Prompt, next: Prompt): SignatureChange | undefined {
+  const before = signatureOf(name, old);
+  const after = signatureOf(name, next);
+  const added = [...after.keys()].filter((v) => !before.has(v)).sort();
+  const removed = [...before.keys()].filter((v) => !after.has(v)).sort();
+  const retyped = [...after.keys()]
+    .filter((v) => before.has(v) && before.get(v) !== after.get(v))
+    .sort()
+    .map((v) => `${v}: ${before.get(v)} → ${after.get(v)}`);
+  return added.length + removed.length + retyped.length > 0 ? { added, removed, retyped } : undefined;
+}
+
+/** Keys whose values are moments, not content: folded into one line of the diff. */
+const TIMESTAMP_KEY = /(?:^|[a-z])At$/;
+
+/** `value` without its timestamp fields, and the paths of those fields with their values. */
+function splitTimestamps(value: unknown, at: string, found: Map<string, unknown>): unknown {
+  if (Array.isArray(value)) return value.map((item, i) => splitTimestamps(item, `${at}[${i}]`, found));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    const where = at ? `${at}.${key}` : key;
+    // The time of the response: snapshots drop it, so it is never a change.
+    if (where === 'metadata.generatedAt') continue;
+    if (TIMESTAMP_KEY.test(key) && (typeof inner === 'number' || typeof inner === 'string' || inner === null)) found.set(where, inner);
+    else out[key] = splitTimestamps(inner, where, found);
+  }
+  return out;
 }
 
 const TEXT_FIELDS = ['title', 'description', 'systemPrompt', 'content', 'critiquePrompt'] as const;
@@ -42,12 +103,12 @@ function lineDiff(field: string, before: string | undefined, after: string | und
   return { field, lines };
 }
 
-/** Everything but the texts (tags, category, context, metadata…), compared as snapshot JSON. */
-function otherFields(prompt: Prompt | undefined): string | undefined {
+/** Everything but the texts and timestamps (tags, category, context, metadata…), compared as snapshot JSON. */
+function otherFields(prompt: Prompt | undefined, timestamps: Map<string, unknown>): string | undefined {
   if (!prompt) return undefined;
   const rest: Record<string, unknown> = { ...prompt };
   for (const field of [...TEXT_FIELDS, 'version', 'packageName']) delete rest[field];
-  return encodeSnapshot(rest as Prompt).trimEnd();
+  return encodeSnapshot(splitTimestamps(rest, '', timestamps) as Prompt).trimEnd();
 }
 
 export function diffPrompts(before: ReadonlyMap<string, Prompt>, after: ReadonlyMap<string, Prompt>, names?: ReadonlySet<string>): PromptDiff[] {
@@ -61,13 +122,39 @@ export function diffPrompts(before: ReadonlyMap<string, Prompt>, after: Readonly
       const diff = lineDiff(field, text(old, field), text(next, field));
       if (diff) fields.push(diff);
     }
-    const other = lineDiff('other fields', otherFields(old), otherFields(next));
+    const oldTimes = new Map<string, unknown>();
+    const nextTimes = new Map<string, unknown>();
+    const other = lineDiff('other fields', otherFields(old, oldTimes), otherFields(next, nextTimes));
     if (other && old && next) fields.push(other);
+    const timestamps =
+      old && next ? [...new Set([...oldTimes.keys(), ...nextTimes.keys()])].filter((k) => oldTimes.get(k) !== nextTimes.get(k)).sort() : [];
     const status = !old ? 'added' : !next ? 'removed' : 'changed';
-    if (status === 'changed' && fields.length === 0 && old!.version === next!.version) continue;
-    out.push({ name, status, ...(old ? { from: old.version } : {}), ...(next ? { to: next.version } : {}), fields });
+    if (status === 'changed' && fields.length === 0 && timestamps.length === 0 && old!.version === next!.version) continue;
+    const breaking = old && next ? signatureChange(name, old, next) : !next ? { removed: 'function' as const } : undefined;
+    out.push({
+      name,
+      status,
+      ...(old ? { from: old.version } : {}),
+      ...(next ? { to: next.version } : {}),
+      ...(breaking ? { breaking } : {}),
+      ...(timestamps.length > 0 ? { timestamps } : {}),
+      fields,
+    });
   }
-  return out;
+  // Breaking changes first (stable: by name within each group), for the reviewer's eyes.
+  return [...out.filter((d) => d.breaking), ...out.filter((d) => !d.breaking)];
+}
+
+/** `variables added: x; removed: y; retyped: z: string → number`, or `its function is removed`. */
+export function describeBreaking(breaking: NonNullable<PromptDiff['breaking']>): string {
+  if (breaking.removed === 'function') return 'its function leaves the generated module';
+  const change = breaking as SignatureChange;
+  const parts = [
+    change.added.length ? `variables added: ${change.added.join(', ')}` : '',
+    change.removed.length ? `variables removed: ${change.removed.join(', ')}` : '',
+    change.retyped.length ? `variables retyped: ${change.retyped.join(', ')}` : '',
+  ];
+  return `its function's parameter changes (${parts.filter(Boolean).join('; ')})`;
 }
 
 type Paint = (kind: 'add' | 'del' | 'hunk' | 'title', text: string) => string;
@@ -78,8 +165,10 @@ export function formatDiffText(diffs: readonly PromptDiff[], paint: Paint = (_k,
   for (const d of diffs) {
     const mark = d.status === 'added' ? '+' : d.status === 'removed' ? '-' : '~';
     const versions = d.status === 'changed' ? (d.from === d.to ? d.to : `${d.from} → ${d.to}`) : d.status === 'added' ? `new at ${d.to}` : `removed (was ${d.from})`;
-    out.push(paint('title', `${mark} ${d.name}  ${versions}`));
+    out.push(paint('title', `${mark} ${d.name}  ${versions}${d.breaking ? '  BREAKING' : ''}`));
+    if (d.breaking) out.push(`  breaking: ${describeBreaking(d.breaking)}`);
     if (d.status === 'removed') continue;
+    if (d.timestamps) out.push(`  timestamps changed: ${d.timestamps.join(', ')}`);
     for (const field of d.fields) {
       out.push(`  ${field.field}:`);
       for (const line of field.lines) {
@@ -99,11 +188,14 @@ function fenceFor(body: string): string {
 
 export function formatDiffMarkdown(diffs: readonly PromptDiff[]): string {
   if (diffs.length === 0) return '**promptlock:** no prompt changes.\n';
-  const out = [`## Prompt changes (${diffs.length})`, ''];
+  const breaking = diffs.filter((d) => d.breaking).length;
+  const out = [`## Prompt changes (${diffs.length}${breaking ? `, ${breaking} breaking` : ''})`, ''];
   for (const d of diffs) {
     const versions = d.status === 'changed' ? (d.from === d.to ? `${d.to}, edited` : `${d.from} → ${d.to}`) : d.status === 'added' ? `added at ${d.to}` : `removed (was ${d.from})`;
-    out.push(`### \`${d.name}\` — ${versions}`, '');
+    out.push(`### ${d.breaking ? '⚠️ **Breaking** ' : ''}\`${d.name}\` — ${versions}`, '');
+    if (d.breaking) out.push(`**Breaking:** ${describeBreaking(d.breaking)}.`, '');
     if (d.status === 'removed') continue;
+    if (d.timestamps) out.push(`_Timestamps changed: ${d.timestamps.join(', ')}_`, '');
     for (const field of d.fields) {
       const body = field.lines.join('\n');
       const fence = fenceFor(body);

@@ -15,13 +15,16 @@ export function parseRequestedEntry(raw: string): RequestedEntry {
   if (!parsed) {
     throw new ConfigError(`"${raw}" is not a package name or workspace glob.`, { hint: `Expected ${PROMPT_ENTRY_ALLOWED}.` });
   }
-  if (parsed.package === '*') return { kind: 'glob', raw, workspace: parsed.workspace, selector: parsed.selector ?? 'latest' };
+  if (parsed.package === '*') {
+    return { kind: 'glob', raw, workspace: parsed.workspace, selector: parsed.selector === 'v0' ? 'draft' : (parsed.selector ?? 'latest') };
+  }
   return {
     kind: 'exact',
     raw,
     name: `@${parsed.workspace}/${parsed.package}`,
     workspace: parsed.workspace,
-    selector: parsed.selector ?? null,
+    // `v0` is the draft's version: the same request as `draft`, and just as floating.
+    selector: parsed.selector === 'v0' ? 'draft' : (parsed.selector ?? null),
   };
 }
 

@@ -13,7 +13,7 @@ function baseName(raw: string): { name: string; selector: Selector | undefined }
   if (!parsed) {
     throw new ConfigError(`"${raw}" is not a package name.`, { hint: 'Expected @workspace/package[:vN|latest|draft].' });
   }
-  return { name: `@${parsed.workspace}/${parsed.package}`, selector: parsed.selector };
+  return { name: `@${parsed.workspace}/${parsed.package}`, selector: parsed.selector === 'v0' ? 'draft' : parsed.selector };
 }
 
 /** The prompts to sync, with the selector each is requested at. */

@@ -1,7 +1,7 @@
 import type { StoreView } from '../store/commit-changes.js';
 import type { Lockfile } from '../store/lockfile-format.js';
 import type { Prompt } from '../types.js';
-import { AggregatePromptlockError, PromptlockError } from '../errors.js';
+import { AggregatePromptlockError, PromptlockError, ServiceError } from '../errors.js';
 import type { FetchedPrompt } from './fetch-prompt.js';
 import type { RequestedEntry } from './requested-entries.js';
 import type { SyncClient } from './sync-client.js';
@@ -27,13 +27,27 @@ export interface Work {
 }
 
 
+/**
+ * Failures that end the whole run, not one prompt: a rejected or unauthorised key, an address that
+ * cannot be reached, or one that is not a prompt service. Reported once, whatever the prompt count.
+ */
+export function endsRun(error: unknown): boolean {
+  return (
+    error instanceof ServiceError &&
+    (error.status === 401 || error.status === 403 || error.code === 'network' || error.code === 'not_a_service')
+  );
+}
+
 /** Runs fetches for every target, collecting failures so one bad prompt does not hide others. */
 export async function mapAll<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
   const settled = await Promise.allSettled(items.map(run));
-  const errors = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+  // The same failure reached through several prompts (a shared listing, a run-ending answer) counts once.
+  const errors = [...new Set(settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : [])))];
   if (errors.length > 0) {
     const unexpected = errors.find((e) => !(e instanceof PromptlockError));
     if (unexpected) throw unexpected;
+    const fatal = errors.find(endsRun);
+    if (fatal) throw fatal;
     if (errors.length === 1) throw errors[0];
     throw new AggregatePromptlockError(`${errors.length} prompts failed; nothing was written.`, errors as PromptlockError[]);
   }

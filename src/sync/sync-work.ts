@@ -62,8 +62,9 @@ async function explainNotFound(error: unknown, target: Target, listed: () => Pro
   let names: string[] | undefined;
   try {
     names = await listed();
-  } catch {
-    // The explanation is a courtesy; the 404 is what matters.
+  } catch (listing) {
+    // The explanation is a courtesy; the 404 is what matters, unless the address is not a service at all.
+    if (listing instanceof ServiceError && listing.code === 'not_a_service') return listing;
   }
   if (selector && names?.includes(name)) {
     const what = selector === 'draft' ? 'no draft' : selector === 'latest' ? 'no published version' : `no version ${selector}`;

@@ -65,8 +65,11 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
   const { config } = options;
   const withFiles = options.withFiles ?? config.contextFiles;
   const lock = options.dryRun ? undefined : await acquireRunLock(config.rootDir, options.frozen ? 'sync --frozen' : 'sync');
+  // One client per run, however many prompts ask for it at once: concurrency, rate-limit pacing
+  // and the request count all live in that one client (docs/local-service.md, rate limits).
   let client: SyncClient | undefined;
-  const connect = async () => (client ??= await options.connect());
+  let connecting: Promise<SyncClient> | undefined;
+  const connect = () => (connecting ??= options.connect().then((opened) => (client = opened)));
   try {
     if (!options.dryRun) await recoverStore(config.rootDir);
     const view = await openStoreView(config.rootDir);
@@ -75,6 +78,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     const work = options.frozen ? await frozenWork(ctx) : await syncWork(ctx);
     return await finish(options, view, previous, work, started, client);
   } finally {
+    await connecting?.catch(() => undefined);
     await client?.close();
     await lock?.release();
   }

@@ -86,9 +86,12 @@ export async function checkUpstream(
   const observed: Observations = { listing: state.listing?.items, prompts: new Map(), missing: new Set() };
   const changed: string[] = [];
   const settled = new Set([...pending, ...vanished]);
+  // New entries come first: the sync after this check fetches them, so their requests are kept
+  // out of the round-robin's share. Otherwise a small per-poll share (--interval 1) spent on
+  // re-checking locked prompts would leave nothing for them, poll after poll.
   const checked = state.robin.take(
     floating.filter((name) => !settled.has(name)),
-    allowance.now - spent(),
+    allowance.now - spent() - pending.length,
   );
   for (const name of checked) {
     const entry = locked[name]!;

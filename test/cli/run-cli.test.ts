@@ -58,10 +58,10 @@ describe('runCli', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'promptlock-cli-'));
     const t = io();
     t.io.cwd = dir;
-    expect(await runCli(['--json', 'generate'], t.io)).toBe(1);
+    expect(await runCli(['--json', 'generate'], t.io)).toBe(2);
     const doc = JSON.parse(t.text().out);
-    expect(doc).toMatchObject({ command: 'generate', ok: false, exitCode: 1 });
-    expect(doc.error.message).toMatch(/lockfile/i);
+    expect(doc).toMatchObject({ command: 'generate', ok: false, exitCode: 2 });
+    expect(doc.error.message).toMatch(/no prompts\.config\.\* found/);
     await rm(dir, { recursive: true, force: true });
   });
 });

@@ -26,11 +26,16 @@ function project(files: Record<string, string>): string {
 const KEY = 'sk_live_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v2';
 
 describe('loadConfig: finding and loading', () => {
-  it('falls back to defaults rooted at cwd when there is no config', async () => {
+  it('refuses to run without a config (exit 2), and applies every default to an empty one', async () => {
     const root = project({});
+    const error = (await loadConfig({ cwd: root, env: {} }).catch((e: unknown) => e)) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toBe(`no prompts.config.* found from ${root}; run \`promptlock init\`.`);
+    writeFileSync(path.join(root, 'prompts.config.json'), '{}');
     const config = await loadConfig({ cwd: root, env: {} });
     expect(config).toEqual({
-      configPath: undefined,
+      configPath: path.join(root, 'prompts.config.json'),
       rootDir: root,
       baseUrl: 'https://api.baytos.ai',
       prompts: [],
@@ -147,9 +152,9 @@ const failures: [string, Record<string, string>, string | RegExp][] = [
   ['not an object', { 'prompts.config.json': `[1, 2]` },
     'prompts.config.json must export a config object, got an array.'],
   ['a config that throws', { 'prompts.config.ts': `throw new Error('boom');\nexport default {};` },
-    /^Could not load config file .*prompts\.config\.ts: boom$/],
+    /^Could not load config file .*prompts\.config\.ts:1:1: boom\n> 1 \| throw new Error\('boom'\);\n {4}\| \^\n {2}2 \| export default \{\};$/],
   ['a config importing a missing file', { 'prompts.config.ts': `import x from './nope';\nexport default x;` },
-    /^Could not load config file .*prompts\.config\.ts: .*nope/],
+    /^Could not load config file .*prompts\.config\.ts:1:1: .*nope/],
 ];
 
 describe('loadConfig: errors', () => {
@@ -178,7 +183,7 @@ describe('loadConfig: errors', () => {
   });
 
   it('refuses a PROMPTLOCK_BASE_URL with plain http to a remote host', async () => {
-    const root = project({});
+    const root = project({ 'prompts.config.json': '{}' });
     await expect(loadConfig({ cwd: root, env: { PROMPTLOCK_BASE_URL: 'http://10.0.0.5:8080' } })).rejects.toThrow(
       /^Invalid value for PROMPTLOCK_BASE_URL in the environment: .*plain http:\/\/ would send the API key unencrypted to 10\.0\.0\.5/,
     );

@@ -6,6 +6,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PREPARE_SCRIPT } from '../../src/init/package-scripts.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { runBuiltCli, type CliRun } from '../helpers/cli.js';
 import { allText, removeDir } from '../helpers/project.js';
@@ -45,7 +46,7 @@ describe('promptlock init, add and remove (built CLI)', () => {
     expect(first.code).toBe(0);
     expect(await readFile(join(dir, 'prompts.config.ts'), 'utf8')).toBe(await readFile(resolve('templates/prompts.config.ts'), 'utf8'));
     expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')).scripts).toEqual({
-      prepare: 'promptlock generate',
+      prepare: PREPARE_SCRIPT,
       'prompts:sync': 'promptlock sync',
     });
 

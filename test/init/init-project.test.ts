@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { PREPARE_SCRIPT } from '../../src/init/package-scripts.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { ConfigError } from '../../src/errors.js';
 import { initProject } from '../../src/init/index.js';
@@ -28,7 +29,7 @@ describe('initProject', () => {
     const result = await initProject({ dir, packageJson: true, force: false });
     expect(await read('prompts.config.ts')).toBe(TEMPLATE);
     expect(await read('package.json')).toBe(
-      '{\n    "name": "app",\n    "scripts": {\n        "prepare": "husky && promptlock generate",\n        "build": "tsc",\n        "prompts:sync": "promptlock sync"\n    }\n}\n',
+      `{\n    "name": "app",\n    "scripts": {\n        "prepare": ${JSON.stringify(`husky && (${PREPARE_SCRIPT})`)},\n        "build": "tsc",\n        "prompts:sync": "promptlock sync"\n    }\n}\n`,
     );
     expect(result).toEqual({
       configPath: join(dir, 'prompts.config.ts'),
@@ -37,7 +38,7 @@ describe('initProject', () => {
         path: join(dir, 'package.json'),
         changed: true,
         scripts: [
-          { name: 'prepare', action: 'chained', value: 'husky && promptlock generate' },
+          { name: 'prepare', action: 'chained', value: `husky && (${PREPARE_SCRIPT})` },
           { name: 'prompts:sync', action: 'added', value: 'promptlock sync' },
         ],
       },
@@ -51,7 +52,7 @@ describe('initProject', () => {
   ])('only reports the scripts %s', async (_title, withPackage, packageJson) => {
     if (withPackage) await writeFile(join(dir, 'package.json'), PACKAGE);
     const result = await initProject({ dir, packageJson, force: false });
-    expect(result.scriptsToAdd).toEqual({ prepare: 'promptlock generate', 'prompts:sync': 'promptlock sync' });
+    expect(result.scriptsToAdd).toEqual({ prepare: PREPARE_SCRIPT, 'prompts:sync': 'promptlock sync' });
     expect(result.packageJson).toBeUndefined();
     if (withPackage) expect(await read('package.json')).toBe(PACKAGE);
   });
@@ -87,7 +88,7 @@ describe('promptlock init (in process)', () => {
     const first = captureIO(dir);
     expect(await runCli(['init'], first)).toBe(0);
     expect(first.err()).toContain('Wrote prompts.config.ts');
-    expect(first.err()).toContain('Chained promptlock into the existing script "prepare": "husky && promptlock generate"');
+    expect(first.err()).toContain(`Chained promptlock into the existing script "prepare": "husky && (${PREPARE_SCRIPT})"`);
     expect(first.err()).toContain('Added script "prompts:sync": "promptlock sync" to package.json');
     expect(first.err()).toContain('PROMPTLOCK_API_KEY');
     expect(first.err()).toContain('npx promptlock sync');
@@ -102,7 +103,7 @@ describe('promptlock init (in process)', () => {
     await writeFile(join(dir, 'package.json'), PACKAGE);
     const io = captureIO(dir);
     expect(await runCli(['init', '--no-package-json'], io)).toBe(0);
-    expect(io.err()).toContain('Add these scripts to your package.json:\n  "scripts": {\n    "prepare": "promptlock generate",\n    "prompts:sync": "promptlock sync"\n  }');
+    expect(io.err()).toContain(`Add these scripts to your package.json:\n  "scripts": {\n    "prepare": ${JSON.stringify(PREPARE_SCRIPT)},\n    "prompts:sync": "promptlock sync"\n  }`);
     expect(await read('package.json')).toBe(PACKAGE);
   });
 
@@ -114,7 +115,7 @@ describe('promptlock init (in process)', () => {
       config: join(dir, 'prompts.config.ts'),
       overwritten: false,
       packageJson: null,
-      scriptsToAdd: { prepare: 'promptlock generate', 'prompts:sync': 'promptlock sync' },
+      scriptsToAdd: { prepare: PREPARE_SCRIPT, 'prompts:sync': 'promptlock sync' },
     });
   });
 

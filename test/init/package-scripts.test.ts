@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { addPackageScripts } from '../../src/init/index.js';
+import { PREPARE_SCRIPT } from '../../src/init/package-scripts.js';
 
 const json = (value: unknown, indent: string | number = 2) => `${JSON.stringify(value, null, indent)}\n`;
 
@@ -9,43 +10,43 @@ describe('addPackageScripts', () => {
     [
       'no scripts field: adds one at the end',
       json({ name: 'app', version: '1.0.0' }),
-      json({ name: 'app', version: '1.0.0', scripts: { prepare: 'promptlock generate', 'prompts:sync': 'promptlock sync' } }),
+      json({ name: 'app', version: '1.0.0', scripts: { prepare: PREPARE_SCRIPT, 'prompts:sync': 'promptlock sync' } }),
       ['added', 'added'],
     ],
     [
       'existing scripts kept in order, 4-space indent kept',
       json({ name: 'app', scripts: { build: 'tsc', test: 'vitest' } }, 4),
-      json({ name: 'app', scripts: { build: 'tsc', test: 'vitest', prepare: 'promptlock generate', 'prompts:sync': 'promptlock sync' } }, 4),
+      json({ name: 'app', scripts: { build: 'tsc', test: 'vitest', prepare: PREPARE_SCRIPT, 'prompts:sync': 'promptlock sync' } }, 4),
       ['added', 'added'],
     ],
     [
       'tab indent and no final newline kept',
       JSON.stringify({ name: 'app', scripts: {} }, null, '\t'),
-      JSON.stringify({ name: 'app', scripts: { prepare: 'promptlock generate', 'prompts:sync': 'promptlock sync' } }, null, '\t'),
+      JSON.stringify({ name: 'app', scripts: { prepare: PREPARE_SCRIPT, 'prompts:sync': 'promptlock sync' } }, null, '\t'),
       ['added', 'added'],
     ],
     [
       'an existing prepare is chained',
       json({ scripts: { prepare: 'husky' } }),
-      json({ scripts: { prepare: 'husky && promptlock generate', 'prompts:sync': 'promptlock sync' } }),
+      json({ scripts: { prepare: `husky && (${PREPARE_SCRIPT})`, 'prompts:sync': 'promptlock sync' } }),
       ['chained', 'added'],
     ],
     [
       'a prompts:sync that already runs promptlock sync is left as is',
       json({ scripts: { 'prompts:sync': 'promptlock sync --verbose' } }),
-      json({ scripts: { 'prompts:sync': 'promptlock sync --verbose', prepare: 'promptlock generate' } }),
+      json({ scripts: { 'prompts:sync': 'promptlock sync --verbose', prepare: PREPARE_SCRIPT } }),
       ['added', 'present'],
     ],
     [
       'another prompts:sync is kept, not clobbered',
       json({ scripts: { 'prompts:sync': './sync.sh' } }),
-      json({ scripts: { 'prompts:sync': './sync.sh', prepare: 'promptlock generate' } }),
+      json({ scripts: { 'prompts:sync': './sync.sh', prepare: PREPARE_SCRIPT } }),
       ['added', 'kept'],
     ],
     [
       'CRLF line endings kept',
       json({ name: 'app' }).replace(/\n/g, '\r\n'),
-      json({ name: 'app', scripts: { prepare: 'promptlock generate', 'prompts:sync': 'promptlock sync' } }).replace(/\n/g, '\r\n'),
+      json({ name: 'app', scripts: { prepare: PREPARE_SCRIPT, 'prompts:sync': 'promptlock sync' } }).replace(/\n/g, '\r\n'),
       ['added', 'added'],
     ],
   ])('%s', (_title, given, want, actions) => {
@@ -56,10 +57,20 @@ describe('addPackageScripts', () => {
   });
 
   it('leaves a package.json that already runs promptlock byte-identical', () => {
-    const given = '{\n  "scripts": {\n    "prepare": "husky && promptlock generate",\n    "prompts:sync": "promptlock sync"\n  }\n}\n';
+    const given = `${JSON.stringify({ scripts: { prepare: `husky && (${PREPARE_SCRIPT})`, 'prompts:sync': 'promptlock sync' } }, null, 2)}\n`;
     const edit = addPackageScripts(given, 'package.json');
     expect(edit).toMatchObject({ text: given, changed: false });
     expect(edit.scripts.map((script) => script.action)).toEqual(['present', 'present']);
+  });
+
+  it.each([
+    ['alone', 'promptlock generate', PREPARE_SCRIPT, 'added'],
+    ['chained after another step', 'husky && promptlock generate', `husky && (${PREPARE_SCRIPT})`, 'chained'],
+    ['chained before another step', 'promptlock generate && husky', `(${PREPARE_SCRIPT}) && husky`, 'chained'],
+  ])('guards the unguarded prepare of earlier versions (%s) in place', (_title, before, after, action) => {
+    const edit = addPackageScripts(json({ scripts: { prepare: before, 'prompts:sync': 'promptlock sync' } }), 'package.json');
+    expect(JSON.parse(edit.text).scripts.prepare).toBe(after);
+    expect(edit.scripts[0]!.action).toBe(action);
   });
 
   it.each([

@@ -29,14 +29,16 @@ describe('diffPrompts', () => {
     expect(d!.fields).toEqual([{ field: 'systemPrompt', lines: ['@@ -1,1 +0,0 @@', '-sys'] }]);
   });
 
-  it('an added prompt is all + lines, a removed one shows no fields', () => {
+  it('an added prompt is all + lines, a removed one shows no fields and is breaking (its function goes)', () => {
     const [added] = diffPrompts(map(), map(p()));
     expect(added!.status).toBe('added');
     expect(added!.fields.find((f) => f.field === 'content')!.lines).toEqual(['@@ -0,0 +1,3 @@', '+one', '+two', '+three']);
     const [removed] = diffPrompts(map(p()), map());
     expect(removed!.status).toBe('removed');
-    expect(formatDiffText([removed!])).toBe('- @a/x  removed (was v1)\n');
-    expect(formatDiffMarkdown([removed!])).toBe('## Prompt changes (1)\n\n### `@a/x` — removed (was v1)\n\n');
+    expect(formatDiffText([removed!])).toBe('- @a/x  removed (was v1)  BREAKING\n  breaking: its function leaves the generated module\n');
+    expect(formatDiffMarkdown([removed!])).toBe(
+      '## Prompt changes (1, 1 breaking)\n\n### ⚠️ **Breaking** `@a/x` — removed (was v1)\n\n**Breaking:** its function leaves the generated module.\n\n',
+    );
   });
 
   it('nothing changed is no entry, and says so', () => {

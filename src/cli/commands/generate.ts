@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { action, type CliRuntime } from '../action.js';
 import type { CommandContext } from '../context.js';
@@ -19,6 +20,7 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
   if (await finishInterruptedRun(config.rootDir, 'generate')) {
     ctx.logger.info('Completed the writes of an interrupted sync first.');
   }
+  if (!existsSync(config.lockfilePath)) return generateEmpty(ctx, config.lockfilePath, config.outputPath);
   const result = await generate({
     lockfilePath: config.lockfilePath,
     snapshotsDir: config.snapshotsDir,
@@ -35,6 +37,27 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
     ctx.logger.success(`Generated ${shown} (${result.count} ${result.count === 1 ? 'prompt' : 'prompts'})`);
   } else {
     ctx.logger.success(`${shown} is up to date`);
+  }
+  return 0;
+}
+
+/**
+ * Before the first sync there is no lockfile: a fresh clone's `npm install` runs `prepare`, which
+ * must not fail. The module is written with no prompts (it type-checks, `prompts` is empty), and
+ * the message says how to fill it. Exit 0.
+ */
+async function generateEmpty(ctx: CommandContext, lockfilePath: string, outputPath: string): Promise<number> {
+  const [{ generateModule }, { writeIfChanged }] = await Promise.all([
+    import('../../codegen/index.js'),
+    import('../../codegen/write-if-changed.js'),
+  ]);
+  const written = await writeIfChanged(outputPath, generateModule([]));
+  const shown = relative(ctx.io.cwd, outputPath) || outputPath;
+  const lockfile = relative(ctx.io.cwd, lockfilePath) || lockfilePath;
+  if (ctx.globals.json) {
+    ctx.logger.json({ outputPath, written, count: 0, mismatched: [], lockfile: 'missing' });
+  } else {
+    ctx.logger.warn(`${lockfile} does not exist yet: ${written ? 'wrote' : 'kept'} ${shown} with no prompts. Run \`promptlock sync\` (or \`promptlock add <name>\`) to lock your prompts, then commit the lockfile and snapshots.`);
   }
   return 0;
 }

@@ -28,7 +28,7 @@ function printScripts(ctx: CommandContext, result: InitResult): void {
       logger.info(`    ${JSON.stringify(name)}: ${JSON.stringify(value)}${index < entries.length - 1 ? ',' : ''}`);
     });
     logger.info('  }');
-    logger.info(`  (if you already have a prepare script, append " && ${result.scriptsToAdd.prepare}" to it)`);
+    logger.info(`  (if you already have a prepare script, append " && (${result.scriptsToAdd.prepare})" to it)`);
     return;
   }
   const where = relative(ctx.io.cwd, result.packageJson!.path) || 'package.json';

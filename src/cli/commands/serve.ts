@@ -123,7 +123,11 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
     .option('--dir <folder>', 'folder to serve', '.')
     .option('--port <port>', 'port to listen on; 0 picks a free one', String(DEFAULT_SERVE_PORT))
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--key <key>', 'accepted API key, repeatable; <workspace>=<key> limits it to one workspace (default: the documented test key)', (value: string, all: string[]) => [...all, value], [] as string[])
+    .addOption(
+      new Option('--key <key>', 'accepted API key, repeatable; <workspace>=<key> limits it to one workspace')
+        .argParser((value: string, all: string[]) => [...all, value])
+        .default([] as string[], 'the documented test key'),
+    )
     .addOption(new Option('--envelope <form>', 'response form').choices(['bare', 'wrapped']).default('bare'))
     .addOption(new Option('--errors <shape>', 'error body shape').choices(['nested', 'flat']).default('nested'))
     .option('--limit-per-minute <n>', 'requests per minute with a key (default 1000)')
@@ -158,6 +162,8 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
         logger.result(
           `promptlock serve listening on ${server.url} (${prompts} prompt${prompts === 1 ? '' : 's'} in ${workspaces} workspace${workspaces === 1 ? '' : 's'} from ${flags.dir}${keyNote})`,
         );
+        // What a project's .env needs to sync from here (README, Quickstart); the key only if it is the public test key.
+        logger.info(`To sync a project from it, put these lines in its .env:\nPROMPTLOCK_BASE_URL=${server.url}\nPROMPTLOCK_API_KEY=${flags.key.length === 0 ? LOCAL_TEST_KEY : '<one of the --key values>'}`);
         const signal = await stopped;
         logger.info(`${signal}: stopping`);
         await server.close();
