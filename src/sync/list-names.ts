@@ -21,21 +21,21 @@ export function listedNames(items: readonly PromptSummary[], workspace: string |
       const own = item.workspaceSlug;
       if (own !== undefined && own !== null && own !== '' && !(typeof own === 'string' && isSlug(own))) {
         throw new ServiceError(
-          `The service lists prompt ${shown(item.packageName)} (id ${shown(item.id)}) by a bare slug with an invalid workspaceSlug ${shown(own)}.`,
+          `The service lists prompt "${item.packageName}" (id ${item.id}) by a bare slug with an invalid workspaceSlug ${shown(own)}.`,
           { hint: 'A workspace slug is made of a-z, 0-9 and "-". This is a fault of the service; report it.', code: 'invalid_response' },
         );
       }
       const ws = (typeof own === 'string' && own) || workspace;
       if (!ws) {
         throw new ServiceError(
-          `The service lists prompt ${shown(item.packageName)} (id ${shown(item.id)}) by a bare slug, with no workspaceSlug, and no workspace is configured.`,
+          `The service lists prompt "${item.packageName}" (id ${item.id}) by a bare slug, and no workspace is configured.`,
           { hint: 'Set the `workspace` option in the config to the workspace these prompts belong to.', code: 'bare_slug' },
         );
       }
       names.add(`@${ws}/${bare}`);
       continue;
     }
-    throw new ServiceError(`The service lists a prompt with an invalid packageName ${shown(item.packageName)} (id ${shown(item.id)}).`, {
+    throw new ServiceError(`The service lists a prompt with an invalid packageName "${item.packageName}" (id ${item.id}).`, {
       code: 'invalid_response',
     });
   }
