@@ -215,7 +215,7 @@ export function promptProblem(prompt: unknown, options: ValidateOptions = {}): P
   return undefined;
 }
 
-/** The message of a problem: `Prompt @acme/x: field "version" "v1 *…" must be a version…`. */
-export function describePromptProblem(prompt: string, problem: PromptProblem): string {
-  return `Prompt ${prompt}: field ${problem.field.startsWith('(') ? problem.field : `"${problem.field}"`} ${problem.message}.`;
+/** A problem as messages say it: `field "version" "v1 *…" must be a version…`. */
+export function describeProblem(problem: PromptProblem): string {
+  return `field ${problem.field.startsWith('(') ? problem.field : `"${problem.field}"`} ${problem.message}`;
 }

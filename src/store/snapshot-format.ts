@@ -5,7 +5,7 @@
  */
 import { LockfileError } from '../errors.js';
 import type { Limits } from '../limits.js';
-import { promptProblem } from '../prompt-grammar.js';
+import { describeProblem, promptProblem } from '../prompt-grammar.js';
 import { PROMPT_FIELD_ORDER, type Prompt } from '../types.js';
 import { integrityOf } from './integrity.js';
 
@@ -90,8 +90,7 @@ export function decodeSnapshot(text: string, where: string, limits?: Readonly<Li
   }
   const problem = promptProblem(prompt, { limits });
   if (problem) {
-    const field = problem.field.startsWith('(') ? problem.field : `"${problem.field}"`;
-    throw new LockfileError(`Snapshot ${where}: field ${field} ${problem.message}.`, {
+    throw new LockfileError(`Snapshot ${where}: ${describeProblem(problem)}.`, {
       hint: problem.limit
         ? `Raise "limits.${problem.limit}" in the config if this prompt is legitimate, or restore the snapshot from git.`
         : 'Restore it from git, or run `promptlock sync` to fetch it again.',

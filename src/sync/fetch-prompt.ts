@@ -4,7 +4,7 @@
  */
 import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
-import { describePromptProblem, promptProblem } from '../prompt-grammar.js';
+import { describeProblem, promptProblem } from '../prompt-grammar.js';
 import { formatPackageName, parsePackageName, type Selector } from '../package-name.js';
 import { integrityOf } from '../store/integrity.js';
 import type { LockedFile, LockEntry } from '../store/lockfile-format.js';
@@ -87,7 +87,7 @@ export async function fetchPrompt(
   // Before anything is compared, stored or generated: every field by its grammar, the limits, the key.
   const problem = promptProblem(prompt, { limits: options.limits, apiKey: options.apiKey });
   if (problem) {
-    throw new ServiceError(`The service answered an invalid prompt for ${name}. ${describePromptProblem(name, problem)}`, {
+    throw new ServiceError(`The service's answer for ${name} is refused: ${describeProblem(problem)}.`, {
       code: 'invalid_response',
       hint: problem.limit
         ? `Raise "limits.${problem.limit}" in the config if this prompt is legitimate; nothing was written.`
