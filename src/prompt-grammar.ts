@@ -204,7 +204,7 @@ export function promptProblem(prompt: unknown, options: ValidateOptions = {}): P
       if (++placeholders > limits.placeholders) {
         return {
           field: '(all texts)',
-          message: `hold more than ${describeLimit('placeholders', limits)} {{placeholders}}`,
+          message: `have more {{placeholders}} than the limit of ${describeLimit('placeholders', limits)}`,
           limit: 'placeholders',
         };
       }
