@@ -58,13 +58,10 @@ export function $string(value: unknown): string {
 /**
  * Reads the variables a prompt needs, in order, as text. Types stop TypeScript callers from
  * leaving one out; this check is for plain JavaScript callers, so a missing value fails loudly,
- * naming the prompt and the variable, instead of sending a half-filled prompt to a model.
+ * naming the prompt and the variable, instead of sending a half-filled prompt to a model. Only
+ * the object's own properties count: `{{constructor}}` never reads `Object.prototype`.
  */
-export function $values<Names extends readonly string[]>(
-  prompt: string,
-  variables: object,
-  names: Names,
-): { -readonly [K in keyof Names]: string } {
+export function $values(prompt: string, variables: object, names: readonly string[]): string[] {
   if (variables === null || typeof variables !== 'object') {
     throw new TypeError(
       `Prompt "${prompt}" takes its variables as an object, got ${variables === null ? 'null' : typeof variables}.`,
@@ -80,5 +77,15 @@ export function $values<Names extends readonly string[]>(
     }
     values.push($string(value));
   }
-  return values as { -readonly [K in keyof Names]: string };
+  return values;
+}
+
+/**
+ * A text from its parts: literal texts, and numbers that index `values`. One array per text
+ * keeps the module's type-checking time linear in its placeholders.
+ */
+export function $join(values: readonly string[], parts: readonly (string | number)[]): string {
+  let out = '';
+  for (const part of parts) out += typeof part === 'number' ? values[part] : part;
+  return out;
 }

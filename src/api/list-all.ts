@@ -27,7 +27,8 @@ export async function listAll(transport: ServiceTransport, basePath: string, pag
       maxBytes: MAX_JSON_BYTES,
       interpret: (answer) => readJsonBody(answer, listPageSchema, 'prompts'),
     });
-    items.push(...(result.prompts as PromptSummary[]));
+    // One by one: spreading a page of 200,000 items into push() overflows the stack.
+    for (const item of result.prompts as PromptSummary[]) items.push(item);
     if (!result.hasMore) return items;
     const next = result.cursor ?? '';
     if (next === '' || seenCursors.has(next) || next === cursor) {

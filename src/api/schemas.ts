@@ -5,6 +5,8 @@
  * service returned it.
  */
 import { z } from 'zod';
+import { DEFAULT_LIMITS } from '../limits.js';
+import { jsonProblem } from '../prompt-grammar.js';
 
 const nullableString = z.string().nullish();
 const nullableNumber = z.number().nullish();
@@ -21,7 +23,7 @@ export const contextItemSchema = z.looseObject({
   mimeType: nullableString,
 });
 
-export const promptSchema = z.looseObject({
+const promptObjectSchema = z.looseObject({
   id: z.string(),
   title: z.string(),
   content: z.string(),
@@ -37,6 +39,20 @@ export const promptSchema = z.looseObject({
   context: z.array(contextItemSchema),
   metadata: z.looseObject({ createdAt: z.number(), generatedAt: z.number().optional() }),
 });
+
+/**
+ * A `"__proto__"` key anywhere in a prompt is refused before the schema copies the object (a copy
+ * would turn it into a prototype and silently drop it). The grammar of every field, the limits
+ * and the key check follow in `fetchPrompt` (src/prompt-grammar.ts), which knows the config.
+ */
+export const promptSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    const problem = jsonProblem(value, { limits: UNBOUNDED_DEPTH });
+    if (problem) ctx.addIssue({ code: 'custom', message: `${problem.field}: ${problem.message}` });
+  })
+  .pipe(promptObjectSchema);
+const UNBOUNDED_DEPTH = { ...DEFAULT_LIMITS, jsonDepth: Number.MAX_SAFE_INTEGER };
 
 /** `packageName` may be `@ws/pkg`, `@ws/pkg:v1` or a bare slug: all are strings here. */
 export const promptSummarySchema = z.looseObject({

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 
 /** Bump when the emitted code changes for the same inputs, so old modules are rebuilt. */
-export const CODEGEN_REVISION = '1';
+export const CODEGEN_REVISION = '2';
 
 /** `sha256-…` over the revision, the runtime text and the canonical lockfile text. */
 export function inputsDigest(lockfileText: string, runtime: string): string {

@@ -35,7 +35,8 @@ function texts(prompt: Prompt): Array<{ label: TextField; text: string | null | 
 }
 
 function functionDoc({ name, entry, prompt }: CodegenPrompt): string {
-  const head = [docText(prompt.title), `${name}:${entry.version}`].filter(Boolean).join(' · ');
+  // Every text that reaches a comment goes through docText, grammar-checked fields too.
+  const head = [docText(prompt.title), docText(`${name}:${entry.version}`)].filter(Boolean).join(' · ');
   const description = prompt.description ? docText(prompt.description) : '';
   return `/** ${description ? `${head} — ${description}` : head} */`;
 }
@@ -55,15 +56,14 @@ function parameter(variables: readonly Variable[]): string {
 export function promptToFunction(item: CodegenPrompt, functionName: string): string {
   const { name, prompt } = item;
   const variables = listVariables(texts(prompt), name);
-  const locals = new Map(variables.map((variable, i) => [variable.name, `v${i}`]));
-  const local = (variable: string) => locals.get(variable)!;
+  const indexes = new Map(variables.map((variable, i) => [variable.name, i]));
+  const index = (variable: string) => indexes.get(variable)!;
 
   const lines = [functionDoc(item), `export function ${functionName}(${parameter(variables)}): RenderedPrompt {`];
   if (variables.length > 0) {
+    // One array of values read by index: checking cost linear in the number of variables.
     const names = variables.map((variable) => stringLiteral(variable.name)).join(', ');
-    lines.push(
-      `  const [${[...locals.values()].join(', ')}] = $values(${stringLiteral(name)}, variables, [${names}] as const);`,
-    );
+    lines.push(`  const v = $values(${stringLiteral(name)}, variables, [${names}]);`);
   }
   lines.push('  return {');
   for (const [key, value] of promptFields(prompt, name)) {
@@ -72,7 +72,7 @@ export function promptToFunction(item: CodegenPrompt, functionName: string): str
       continue;
     }
     const text = prompt[key as TextField];
-    const expression = typeof text === 'string' ? compileText(text, local, '      ') : 'null';
+    const expression = typeof text === 'string' ? compileText(text, index, '      ') : 'null';
     lines.push(`    ${key}: ${expression},`);
   }
   lines.push('  };', '}');

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { LockfileError } from '../errors.js';
+import type { Limits } from '../limits.js';
 import { decodeLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { snapshotPath } from '../store/paths.js';
 import { integrityOf } from '../store/integrity.js';
@@ -15,6 +16,8 @@ import type { CodegenPrompt } from './prompt-to-function.js';
 export interface StoreLocation {
   lockfilePath: string;
   snapshotsDir: string;
+  /** The config's limits on a snapshot (size, placeholders, depth); defaults when absent. */
+  limits?: Readonly<Limits> | undefined;
 }
 
 /**
@@ -40,6 +43,7 @@ function readSnapshot(
   name: string,
   thisRead: Map<string, CachedSnapshot>,
   integrity: string,
+  limits: Readonly<Limits> | undefined,
 ): { prompt: CodegenPrompt['prompt']; matches: boolean } {
   let text: string;
   try {
@@ -56,7 +60,7 @@ function readSnapshot(
   }
   const known = previousRead.get(file);
   const same = known !== undefined && known.text === text;
-  const prompt = same ? known.prompt : decodeSnapshot(text, shown);
+  const prompt = same ? known.prompt : decodeSnapshot(text, shown, limits);
   // Hash the bytes as they are first (what sync wrote); only text that differs from them, e.g.
   // line endings converted by git, needs the canonical re-encoding.
   const matches =
@@ -85,7 +89,7 @@ export async function readStore(
       const file = snapshotPath(location.snapshotsDir, name);
       const shown = shownDir + file.slice(location.snapshotsDir.length);
       const entry = lockfile.prompts[name]!;
-      const { prompt, matches } = readSnapshot(file, shown, name, thisRead, entry.integrity);
+      const { prompt, matches } = readSnapshot(file, shown, name, thisRead, entry.integrity, location.limits);
       if (!matches) mismatched.push(name);
       out.push({ name, entry, prompt });
     } catch (error) {

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { LockfileError } from '../errors.js';
+import { isSelector } from '../package-name.js';
+import { ID_PATTERN, VERSION_PATTERN, variableNameProblem } from '../prompt-grammar.js';
 import type { Variable } from '../template/index.js';
 
 export const LOCKFILE_VERSION = 1;
@@ -35,22 +37,26 @@ export interface Lockfile {
   prompts: Record<string, LockEntry>;
 }
 
+// The grammar of src/prompt-grammar.ts: a lockfile edited in a pull request is as untrusted as the service.
 const variableSchema = z.object({
-  name: z.string().min(1),
+  name: z.string().superRefine((name, ctx) => {
+    const problem = variableNameProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   type: z.enum(['string', 'number', 'boolean', 'array', 'object']),
   hint: z.string().optional(),
   description: z.string().optional(),
 });
 
 const lockEntrySchema = z.object({
-  selector: z.string().nullable(),
-  version: z.string().min(1),
-  id: z.string().min(1),
+  selector: z.string().refine(isSelector, 'must be "latest", "draft" or "v" and digits').nullable(),
+  version: z.string().regex(VERSION_PATTERN, 'must be "v" and digits ("v0" is the draft)'),
+  id: z.string().regex(ID_PATTERN, 'must be an id (1 to 128 of A-Z a-z 0-9 _ -)'),
   integrity: z.string().regex(/^sha256-[A-Za-z0-9+/]+=*$/, 'must be "sha256-" followed by base64'),
   variables: z.array(variableSchema),
   files: z
     .record(
-      z.string(),
+      z.string().regex(ID_PATTERN, 'must be a context item id (1 to 128 of A-Z a-z 0-9 _ -)'),
       z.object({ path: z.string().min(1), size: z.number().int().nonnegative(), integrity: z.string() }),
     )
     .optional(),

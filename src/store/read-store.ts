@@ -1,4 +1,5 @@
 import { LockfileError } from '../errors.js';
+import type { Limits } from '../limits.js';
 import type { Prompt } from '../types.js';
 import type { StoreView } from './commit-changes.js';
 import { integrityOf } from './integrity.js';
@@ -26,13 +27,15 @@ export async function readLockedSnapshot(
   name: string,
   entry: LockEntry,
   withFiles = true,
+  /** The config's limits on a snapshot; defaults when absent. */
+  limits?: Readonly<Limits>,
 ): Promise<SnapshotState> {
   const file = snapshotPath(snapshotsDir, name);
   const bytes = await view.readFile(file);
   if (bytes === undefined) return { ok: false, problem: `snapshot ${file} is missing` };
   let prompt: Prompt;
   try {
-    prompt = decodeSnapshot(bytes.toString('utf8'), file);
+    prompt = decodeSnapshot(bytes.toString('utf8'), file, limits);
   } catch (error) {
     return { ok: false, problem: (error as LockfileError).message };
   }

@@ -4,9 +4,10 @@
  * as an array of lines, so a one-line edit of a prompt is a one-line git diff.
  */
 import { LockfileError } from '../errors.js';
+import type { Limits } from '../limits.js';
+import { describeProblem, promptProblem } from '../prompt-grammar.js';
 import { PROMPT_FIELD_ORDER, type Prompt } from '../types.js';
 import { integrityOf } from './integrity.js';
-
 
 /** String fields stored as arrays of lines when they hold a newline. */
 const MULTILINE_FIELDS = new Set(['content', 'systemPrompt', 'critiquePrompt', 'description']);
@@ -53,9 +54,10 @@ export function encodeSnapshot(prompt: Prompt): string {
 
 /**
  * Parses snapshot text back into the prompt. Throws `LockfileError` naming `where` when the text is
- * not a snapshot.
+ * not a snapshot, or when a field fails its grammar or a limit (src/prompt-grammar.ts): a snapshot
+ * edited in a pull request is as untrusted as the service.
  */
-export function decodeSnapshot(text: string, where: string): Prompt {
+export function decodeSnapshot(text: string, where: string, limits?: Readonly<Limits>): Prompt {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -85,6 +87,14 @@ export function decodeSnapshot(text: string, where: string): Prompt {
         hint: 'Restore it from git, or run `promptlock sync` to fetch it again.',
       });
     }
+  }
+  const problem = promptProblem(prompt, { limits });
+  if (problem) {
+    throw new LockfileError(`Snapshot ${where}: ${describeProblem(problem)}.`, {
+      hint: problem.limit
+        ? `Raise "limits.${problem.limit}" in the config if this prompt is legitimate, or restore the snapshot from git.`
+        : 'Restore it from git, or run `promptlock sync` to fetch it again.',
+    });
   }
   return prompt as Prompt;
 }

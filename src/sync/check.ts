@@ -87,7 +87,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   const derived = new Map<string, LockEntry>();
   for (const name of names) {
     const entry = lockfile.prompts[name]!;
-    const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, true);
+    const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, true, config.limits);
     if (!state.ok) {
       problems.push(`${name}: ${state.problem}`);
       continue;
@@ -138,7 +138,7 @@ async function checkRemote(
       names.map(async (name): Promise<string | undefined> => {
         const entry = lockfile.prompts[name]!;
         try {
-          const remote = await fetchPrompt(client, name, entry.selector as Selector | null, { withFiles: false });
+          const remote = await fetchPrompt(client, name, entry.selector as Selector | null, { withFiles: false, limits: options.config.limits, apiKey: options.config.apiKey });
           if (remote.entry.integrity === entry.integrity) return undefined;
           return remote.entry.version !== entry.version
             ? `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`

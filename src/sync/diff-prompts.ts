@@ -98,7 +98,8 @@ function lineDiff(field: string, before: string | undefined, after: string | und
     // An empty side is written `-0,0` as GNU diff does (jsdiff numbers it from 1).
     const at = (start: number, count: number) => `${count === 0 ? Math.max(0, start - 1) : start},${count}`;
     lines.push(`@@ -${at(hunk.oldStart, hunk.oldLines)} +${at(hunk.newStart, hunk.newLines)} @@`);
-    lines.push(...hunk.lines.filter((line) => !line.startsWith('\\')));
+    // Not push(...lines): a hunk of a prompt of many short lines would overflow the stack.
+    for (const line of hunk.lines) if (!line.startsWith('\\')) lines.push(line);
   }
   return { field, lines };
 }

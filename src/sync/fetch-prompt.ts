@@ -3,6 +3,8 @@
  * (version, id, integrity, variables) and, when asked, its context files.
  */
 import { ServiceError } from '../errors.js';
+import type { Limits } from '../limits.js';
+import { describeProblem, promptProblem } from '../prompt-grammar.js';
 import { formatPackageName, parsePackageName, type Selector } from '../package-name.js';
 import { integrityOf } from '../store/integrity.js';
 import type { LockedFile, LockEntry } from '../store/lockfile-format.js';
@@ -67,6 +69,10 @@ export interface FetchOptions {
   reusable?: ReadonlyMap<string, ReusableFile>;
   /** Ask for exactly this version instead of the selector (frozen installs). */
   exactVersion?: string;
+  /** The config's limits (defaults when absent). */
+  limits?: Readonly<Limits> | undefined;
+  /** The configured API key: a prompt that holds it is refused. */
+  apiKey?: string | undefined;
 }
 
 export async function fetchPrompt(
@@ -78,6 +84,16 @@ export async function fetchPrompt(
   const parsed = parsePackageName(name)!;
   const asked = options.exactVersion ?? selector ?? undefined;
   const prompt = await client.getPrompt(formatPackageName({ ...parsed, selector: asked as Selector | undefined }));
+  // Before anything is compared, stored or generated: every field by its grammar, the limits, the key.
+  const problem = promptProblem(prompt, { limits: options.limits, apiKey: options.apiKey });
+  if (problem) {
+    throw new ServiceError(`The service's answer for ${name} is refused: ${describeProblem(problem)}.`, {
+      code: 'invalid_response',
+      hint: problem.limit
+        ? `Raise "limits.${problem.limit}" in the config if this prompt is legitimate; nothing was written.`
+        : 'Nothing was written. Fix the prompt on the service (or report the service fault).',
+    });
+  }
   const answered = parsePackageName(prompt.packageName);
   if (
     (answered && (answered.workspace !== parsed.workspace || answered.package !== parsed.package)) ||

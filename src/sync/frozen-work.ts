@@ -27,7 +27,7 @@ export async function frozenWork(ctx: RunContext): Promise<Work> {
   const kept = new Map<string, Prompt>();
   const fetched = await mapAll(names, async (name) => {
     const entry = previous.prompts[name]!;
-    const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, withFiles);
+    const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, withFiles, config.limits);
     if (state.ok) {
       kept.set(name, state.prompt);
       options.onEvent?.({ type: 'prompt', name, done: ++done, total: names.length, fetched: false });
@@ -35,6 +35,8 @@ export async function frozenWork(ctx: RunContext): Promise<Work> {
     }
     const got = await fetchPrompt(await connect(), name, entry.selector as Selector | null, {
       withFiles,
+      limits: config.limits,
+      apiKey: config.apiKey,
       exactVersion: entry.version === 'v0' ? 'draft' : entry.version,
     });
     if (got.entry.integrity !== entry.integrity) {

@@ -1,5 +1,6 @@
 import { ServiceError } from '../errors.js';
-import { isSlug, parsePackageName } from '../package-name.js';
+import { isSelector, isSlug, parsePackageName } from '../package-name.js';
+import { shown } from '../prompt-grammar.js';
 import type { PromptSummary } from '../types.js';
 
 /**
@@ -14,10 +15,17 @@ export function listedNames(items: readonly PromptSummary[], workspace: string |
       names.add(`@${parsed.workspace}/${parsed.package}`);
       continue;
     }
-    const bare = item.packageName.split(':')[0]!;
-    if (isSlug(bare)) {
+    const [bare, selector] = item.packageName.split(':') as [string, string | undefined];
+    if (isSlug(bare) && (selector === undefined || isSelector(selector))) {
       // The item's own workspace, when the service gives one, is the truth; the config fills the gap.
-      const ws = (typeof item.workspaceSlug === 'string' && item.workspaceSlug) || workspace;
+      const own = item.workspaceSlug;
+      if (own !== undefined && own !== null && own !== '' && !(typeof own === 'string' && isSlug(own))) {
+        throw new ServiceError(
+          `The service lists prompt "${item.packageName}" (id ${item.id}) by a bare slug with an invalid workspaceSlug ${shown(own)}.`,
+          { hint: 'A workspace slug is made of a-z, 0-9 and "-". This is a fault of the service; report it.', code: 'invalid_response' },
+        );
+      }
+      const ws = (typeof own === 'string' && own) || workspace;
       if (!ws) {
         throw new ServiceError(
           `The service lists prompt "${item.packageName}" (id ${item.id}) by a bare slug, and no workspace is configured.`,

@@ -30,7 +30,7 @@ export async function syncWork(ctx: RunContext): Promise<Work> {
   const results = await mapAll(targets, async (target) => {
     const locked = previous.prompts[target.name];
     if (isPinnedAndLocked(target, locked)) {
-      const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked!, withFiles);
+      const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked!, withFiles, config.limits);
       const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked!.files?.[c.id]);
       if (state.ok && filesComplete) {
         kept.set(target.name, state.prompt);
@@ -40,7 +40,7 @@ export async function syncWork(ctx: RunContext): Promise<Work> {
     }
     const reusable: ReadonlyMap<string, ReusableFile> = withFiles && locked ? await reusableFiles(view, config.snapshotsDir, locked) : new Map();
     try {
-      const fetched = await fetchPrompt(await connect(), target.name, target.selector, { withFiles, reusable });
+      const fetched = await fetchPrompt(await connect(), target.name, target.selector, { withFiles, reusable, limits: config.limits, apiKey: config.apiKey });
       options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total: targets.length, fetched: true });
       return { name: target.name, entry: fetched.entry, fetched };
     } catch (error) {

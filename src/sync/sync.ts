@@ -98,7 +98,7 @@ async function finish(
   // A partial sync still generates every locked prompt: read the ones it did not touch.
   for (const name of Object.keys(work.next.prompts)) {
     if (after.has(name)) continue;
-    const state = await readLockedSnapshot(view, config.snapshotsDir, name, work.next.prompts[name]!, false);
+    const state = await readLockedSnapshot(view, config.snapshotsDir, name, work.next.prompts[name]!, false, config.limits);
     if (!state.ok) {
       throw new LockfileError(`Cannot generate the module: ${state.problem}.`, { hint: 'Run a full `promptlock sync`.' });
     }
@@ -107,7 +107,7 @@ async function finish(
   const before = new Map<string, Prompt>();
   for (const name of Object.keys(previous.prompts)) {
     if (options.dryRun || after.has(name)) {
-      const state = await readLockedSnapshot(view, config.snapshotsDir, name, previous.prompts[name]!, false);
+      const state = await readLockedSnapshot(view, config.snapshotsDir, name, previous.prompts[name]!, false, config.limits);
       if (state.prompt) before.set(name, state.prompt);
     }
   }

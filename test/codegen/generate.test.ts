@@ -115,7 +115,7 @@ describe('generate', () => {
           const data = JSON.parse(await readFile(file, 'utf8'));
           await writeFile(file, JSON.stringify({ ...data, tags: 'one' }));
         },
-        want: /^Snapshot of @acme\/welcome: field "tags" must be an array of strings\.$/,
+        want: /^Snapshot .*welcome\.json: field "tags" must be an array of strings\.$/,
       },
     ],
   ];

@@ -25,6 +25,7 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
     lockfilePath: config.lockfilePath,
     snapshotsDir: config.snapshotsDir,
     outputPath: config.outputPath,
+    limits: config.limits,
     force: Boolean(flags.force),
   });
   const shown = relative(ctx.io.cwd, result.outputPath) || result.outputPath;

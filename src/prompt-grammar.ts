@@ -1,0 +1,221 @@
+/**
+ * What a valid prompt is, in one place: the grammar of every field promptlock takes from outside
+ * (the service, a lockfile or snapshot edited in a pull request) and the limits on its size. The
+ * service client, the lockfile and snapshot decoders and the code generator all use it, so a value
+ * that reaches a generated module has passed it, whichever way it came (docs/security.md).
+ *
+ * Grammar fields (version, ids, slugs, package names, variable names) are rejected when they do
+ * not match; free text (titles, descriptions, texts, metadata) is kept as it came and escaped by
+ * the code generator.
+ */
+import { DEFAULT_LIMITS, describeLimit, type LimitName, type Limits } from './limits.js';
+import { isSlug, parsePackageName } from './package-name.js';
+import { maskKey } from './secrets.js';
+import { parseTemplate } from './template/index.js';
+
+/** `v0` (the draft), `v1`…: at most 15 digits, so the number stays exact. */
+export const VERSION_PATTERN = /^v\d{1,15}$/;
+/** Prompt and context item ids: also file names of context files, so never `.` or `..`. */
+export const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function isVersion(text: unknown): text is string {
+  return typeof text === 'string' && VERSION_PATTERN.test(text);
+}
+
+export function isId(text: unknown): text is string {
+  return typeof text === 'string' && ID_PATTERN.test(text);
+}
+
+/**
+ * Why a variable name cannot be used, or undefined when it can. The template grammar (a name is
+ * anything but `{`, `}` and `:`, without `//`, trimmed) plus one rule: `__proto__` cannot be passed
+ * in an object literal (it sets the prototype instead), so a prompt using it is refused.
+ */
+export function variableNameProblem(name: string): string | undefined {
+  if (name === '__proto__') {
+    return 'the variable name "__proto__" cannot be passed in a JavaScript object literal (it sets the prototype); rename the variable';
+  }
+  if (name.length === 0 || name.length > 256 || /[{}:]/.test(name) || name.includes('//') || name.trim() !== name) {
+    return `${shown(name)} is not a variable name (1 to 256 characters, no "{", "}", ":" or "//", no surrounding spaces)`;
+  }
+  return undefined;
+}
+
+/** A prompt that fails the grammar or a limit: which field, and why. */
+export interface PromptProblem {
+  /** `version`, `context[0].id`, `metadata.extra.deep`… */
+  field: string;
+  message: string;
+  /** The limit that was exceeded, when it was one. */
+  limit?: LimitName;
+}
+
+export interface ValidateOptions {
+  limits?: Readonly<Limits> | undefined;
+  /** The configured API key: a prompt holding it anywhere (an echoing service) is refused. */
+  apiKey?: string | undefined;
+}
+
+/** A value as an error shows it: JSON-quoted (control characters escaped), cut at 60 characters. */
+export function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  text = text.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+function pathOf(parent: string, key: string | number): string {
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  const plain = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
+  return parent ? `${parent}.${plain}` : plain;
+}
+
+/**
+ * Walks any JSON value without recursion: depth within `jsonDepth`, no `__proto__` key (a
+ * generated object literal would turn it into a prototype), no API key in any string or key.
+ */
+export function jsonProblem(value: unknown, options: ValidateOptions = {}, root = ''): PromptProblem | undefined {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const key = options.apiKey && options.apiKey.length >= 8 ? options.apiKey : undefined;
+  const keyProblem = (field: string): PromptProblem => ({
+    field: field || '(root)',
+    message: `holds the API key (${maskKey(key!)}): the service echoed it back; refusing to write it into snapshots and code`,
+  });
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: root, depth: 1 }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item.value === 'string') {
+      if (key && item.value.includes(key)) return keyProblem(item.path);
+      continue;
+    }
+    if (typeof item.value === 'number' && !Number.isFinite(item.value)) {
+      return { field: item.path || '(root)', message: 'must be a finite number' };
+    }
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth > limits.jsonDepth) {
+      return {
+        field: item.path || '(root)',
+        message: `is nested deeper than the limit of ${describeLimit('jsonDepth', limits)}`,
+        limit: 'jsonDepth',
+      };
+    }
+    if (Array.isArray(item.value)) {
+      const array = item.value;
+      for (let i = array.length - 1; i >= 0; i--) stack.push({ value: array[i], path: pathOf(item.path, i), depth: item.depth + 1 });
+      continue;
+    }
+    const record = item.value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const name = keys[i]!;
+      const path = pathOf(item.path, name);
+      if (name === '__proto__') return { field: path, message: 'the key "__proto__" is not allowed (it would set the prototype of generated objects)' };
+      if (key && name.includes(key)) return keyProblem(path);
+      stack.push({ value: record[name], path, depth: item.depth + 1 });
+    }
+  }
+  return undefined;
+}
+
+type Check = (value: unknown) => string | undefined;
+const string: Check = (v) => (typeof v === 'string' ? undefined : 'must be a string');
+const nullableString: Check = (v) => (v === undefined || v === null || typeof v === 'string' ? undefined : 'must be a string or null');
+const finite: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : 'must be a finite number');
+const optionalFinite: Check = (v) => (v === undefined ? undefined : finite(v));
+const nullableFinite: Check = (v) => (v === undefined || v === null ? undefined : finite(v));
+const matches =
+  (test: (v: string) => boolean, want: string): Check =>
+  (v) =>
+    typeof v === 'string' && test(v) ? undefined : `${shown(v)} must be ${want}`;
+
+const PROMPT_FIELDS: ReadonlyArray<[string, Check]> = [
+  ['id', matches((v) => ID_PATTERN.test(v), 'an id (1 to 128 of A-Z a-z 0-9 _ -)')],
+  ['title', string],
+  ['description', nullableString],
+  ['category', nullableString],
+  ['tags', (v) => (v === undefined || (Array.isArray(v) && v.every((t) => typeof t === 'string')) ? undefined : 'must be an array of strings')],
+  ['version', matches((v) => VERSION_PATTERN.test(v), 'a version: "v" and digits ("v0" is the draft)')],
+  ['workspaceSlug', (v) => (v === undefined ? undefined : matches(isSlug, 'a workspace slug (a-z 0-9 -)')(v))],
+  ['packageName', matches((v) => parsePackageName(v) !== undefined, 'a package name like "@workspace/package:v1"')],
+  ['systemPrompt', nullableString],
+  ['content', string],
+  ['critiquePrompt', nullableString],
+  ['context', (v) => (v === undefined || Array.isArray(v) ? undefined : 'must be an array')],
+  ['metadata', (v) => (v === undefined || (v !== null && typeof v === 'object' && !Array.isArray(v)) ? undefined : 'must be an object')],
+];
+
+const CONTEXT_FIELDS: ReadonlyArray<[string, Check]> = [
+  ['id', matches((v) => ID_PATTERN.test(v), 'a context item id (1 to 128 of A-Z a-z 0-9 _ -)')],
+  ['type', (v) => (v === 'file' || v === 'url' ? undefined : `${shown(v)} must be "file" or "url"`)],
+  ['label', nullableString],
+  ['createdAt', optionalFinite],
+  ['url', nullableString],
+  ['urlFetchedAt', nullableFinite],
+  ['fileName', nullableString],
+  ['fileSize', (v) => (v === undefined || v === null || (Number.isSafeInteger(v) && (v as number) >= 0) ? undefined : 'must be a whole number of bytes or null')],
+  ['mimeType', nullableString],
+];
+
+/**
+ * The first problem of a prompt object (as the service answers it or a snapshot holds it), or
+ * undefined when it is valid: JSON depth and keys first (so nothing below recurses into a hostile
+ * value), then every field's grammar, the size in bytes and the number of placeholders.
+ */
+export function promptProblem(prompt: unknown, options: ValidateOptions = {}): PromptProblem | undefined {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const json = jsonProblem(prompt, options);
+  if (json) return json;
+  if (prompt === null || typeof prompt !== 'object' || Array.isArray(prompt)) return { field: '(root)', message: 'must be an object' };
+  const record = prompt as Record<string, unknown>;
+  for (const [field, check] of PROMPT_FIELDS) {
+    const message = check(record[field]);
+    if (message) return { field, message };
+  }
+  const context = (record.context ?? []) as unknown[];
+  for (let i = 0; i < context.length; i++) {
+    const item = context[i];
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return { field: `context[${i}]`, message: 'must be an object' };
+    for (const [field, check] of CONTEXT_FIELDS) {
+      const message = check((item as Record<string, unknown>)[field]);
+      if (message) return { field: `context[${i}].${field}`, message };
+    }
+  }
+  const metadata = record.metadata as Record<string, unknown> | undefined;
+  if (metadata) {
+    for (const field of ['createdAt', 'generatedAt']) {
+      const message = optionalFinite(metadata[field]);
+      if (message) return { field: `metadata.${field}`, message };
+    }
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(prompt));
+  if (bytes > limits.promptBytes) {
+    return { field: '(whole prompt)', message: `is ${bytes} bytes, over the limit of ${describeLimit('promptBytes', limits)}`, limit: 'promptBytes' };
+  }
+  let placeholders = 0;
+  for (const field of ['content', 'systemPrompt', 'critiquePrompt']) {
+    const text = record[field];
+    if (typeof text !== 'string') continue;
+    for (const segment of parseTemplate(text)) {
+      if (segment.kind !== 'placeholder') continue;
+      if (++placeholders > limits.placeholders) {
+        return {
+          field: '(all texts)',
+          message: `have more {{placeholders}} than the limit of ${describeLimit('placeholders', limits)}`,
+          limit: 'placeholders',
+        };
+      }
+      const problem = variableNameProblem(segment.name);
+      if (problem) return { field, message: problem };
+    }
+  }
+  return undefined;
+}
+
+/** A problem as messages say it: `field "version" "v1 *…" must be a version…`. */
+export function describeProblem(problem: PromptProblem): string {
+  return `field ${problem.field.startsWith('(') ? problem.field : `"${problem.field}"`} ${problem.message}`;
+}
