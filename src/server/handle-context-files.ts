@@ -4,7 +4,7 @@
  * only ever found by id in the catalog, never by a path taken from the request.
  */
 import { promises as fs } from 'node:fs';
-import { ApiError } from './api-error.js';
+import { ApiError, echo } from './api-error.js';
 import { callerWorkspace, type Reply, type RouteContext } from './route-context.js';
 import { FILE_ROUTE_PREFIX } from './url-signer.js';
 
@@ -21,7 +21,7 @@ export function handleDownloadUrl(ctx: RouteContext): Reply {
   if (file && scope !== undefined && scope !== file.workspace) {
     throw new ApiError(403, 'forbidden', `This API key has no access to workspace "${file.workspace}".`, { workspace: file.workspace });
   }
-  if (!file) throw new ApiError(404, 'not_found', `Context file ${JSON.stringify(contextId.slice(0, 120))} not found.`);
+  if (!file) throw new ApiError(404, 'not_found', `Context file ${JSON.stringify(echo(contextId))} not found.`);
   return { status: 200, json: { url: `${ctx.baseUrl}${ctx.signer.sign(contextId)}`, expiresIn: ctx.signer.ttlSeconds } };
 }
 
