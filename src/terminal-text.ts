@@ -14,12 +14,15 @@ const SGR = /^\x1b\[[0-9;]*m$/;
 /** Every other control character but tab and newline, DEL, C1, line/paragraph separators, bidi controls. */
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+const ANY = new RegExp(`${SEQUENCE.source}|${CONTROL.source}`, 'g');
+
 /**
  * `text` without escape sequences and control characters (tab and newline stay). With
  * `keepColors`, colour sequences stay: for lines that carry the CLI's own colours.
  */
 export function terminalText(text: string, options: { keepColors?: boolean } = {}): string {
-  return text.replace(SEQUENCE, (sequence) => (options.keepColors && SGR.test(sequence) ? sequence : '')).replace(CONTROL, '');
+  // One pass: a kept colour sequence must not lose its ESC to the control-character rule.
+  return text.replace(ANY, (found) => (options.keepColors && SGR.test(found) ? found : ''));
 }
 
 /** A JSON document with the characters JSON leaves raw but terminals act on written as `\uXXXX`. */
