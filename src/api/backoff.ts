@@ -9,17 +9,35 @@ export function backoffDelay(attempt: number, baseMs: number, capMs: number, ran
 
 /**
  * Milliseconds a 429 asks to wait: the `Retry-After` header (seconds or an HTTP date), else the
- * body's `retry_after` (seconds); undefined when neither says.
+ * body's `retry_after` (seconds); undefined when neither says. A negative number, a date already
+ * past or anything else unreadable says nothing: the caller falls back to its backoff, so a
+ * service cannot make it retry in a tight loop.
  */
 export function retryAfterMs(header: string | undefined, bodySeconds: number | undefined, now: number = Date.now()): number | undefined {
   if (header !== undefined && header.trim() !== '') {
     const text = header.trim();
     if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-    const date = Date.parse(text);
-    if (!Number.isNaN(date)) return Math.max(0, date - now);
+    // An HTTP date names a weekday or month; Date.parse alone would read "-5" as a year.
+    const date = /[A-Za-z]/.test(text) ? Date.parse(text) : Number.NaN;
+    if (!Number.isNaN(date) && date > now) return date - now;
   }
   if (bodySeconds !== undefined && Number.isFinite(bodySeconds) && bodySeconds >= 0) return Math.round(bodySeconds * 1000);
   return undefined;
+}
+
+/** The wait after the `limited`-th 429 in a row: what the service asks, else the backoff (1 s doubling, capped at 8 s). */
+export function rateLimitedWait(
+  header: string | undefined,
+  bodySeconds: number | undefined,
+  limited: number,
+  now: number = Date.now(),
+  random: () => number = Math.random,
+): { ms: number; from: 'header' | 'body' | 'backoff' } {
+  const fromHeader = retryAfterMs(header, undefined, now);
+  if (fromHeader !== undefined) return { ms: fromHeader, from: 'header' };
+  const fromBody = retryAfterMs(undefined, bodySeconds, now);
+  if (fromBody !== undefined) return { ms: fromBody, from: 'body' };
+  return { ms: backoffDelay(limited, 1000, 8000, random), from: 'backoff' };
 }
 
 export function sleep(ms: number): Promise<void> {

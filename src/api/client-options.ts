@@ -1,4 +1,5 @@
 /** Options, events and counters of the prompt service client (`createClient`). */
+import type { Limits } from '../limits.js';
 
 export interface ClientOptions {
   /** Address of the service, e.g. `https://api.baytos.ai`; `/v1/…` is appended to it. */
@@ -15,6 +16,12 @@ export interface ClientOptions {
   backoffBaseMs?: number;
   /** Longest wait for a 429's Retry-After or a rate-limit window; beyond it, fail. @default 120000 */
   maxRetryAfterMs?: number;
+  /**
+   * Hard caps on what the service may send: pages, items and bytes of a listing, bytes of a JSON
+   * answer and of a context file. Missing ones take DEFAULT_LIMITS; nothing the service announces
+   * raises them (docs/security.md).
+   */
+  limits?: Partial<Limits>;
   /** Progress and `--verbose` output. Never given the key. */
   onEvent?: (event: ClientEvent) => void;
 }
@@ -25,7 +32,8 @@ export type ClientEvent =
   | { type: 'request'; method: string; path: string; attempt: number }
   | { type: 'retry'; reason: RetryReason; attempt: number; delayMs: number; what: string }
   | { type: 'rate-limit-wait'; ms: number }
-  | { type: '429'; retryAfterMs: number; what: string };
+  /** `from`: the Retry-After header, the body's retry_after, or the backoff when neither is usable. */
+  | { type: '429'; retryAfterMs: number; what: string; from: 'header' | 'body' | 'backoff' };
 
 export interface ClientStats {
   /** Requests sent, retries included. */

@@ -1,5 +1,6 @@
 import { baseUrlProblem, isLoopbackHost } from '../config/base-url.js';
 import { ConfigError, ServiceError } from '../errors.js';
+import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import { maskKey } from '../secrets.js';
 import type { ContextDownload, HealthStatus, Prompt, PromptSummary } from '../types.js';
 import { CLIENT_DEFAULTS, type ClientOptions, type ClientStats } from './client-options.js';
@@ -7,8 +8,8 @@ import { downloadFile, type DownloadOptions } from './download-file.js';
 import { listAll } from './list-all.js';
 import { readJsonBody } from './read-json-body.js';
 import { contextDownloadSchema, healthSchema, promptSchema } from './schemas.js';
-import { notAServiceError } from './service-errors.js';
-import { MAX_JSON_BYTES, ServiceTransport } from './service-transport.js';
+import { limitText, notAServiceError } from './service-errors.js';
+import { ServiceTransport } from './service-transport.js';
 
 export interface PromptServiceClient {
   /** Every listed prompt, paging with limit=100 until `hasMore` is false. */
@@ -17,7 +18,10 @@ export interface PromptServiceClient {
   getPrompt(packageName: string, variables?: Record<string, string>): Promise<Prompt>;
   /** The pre-signed address of a context file (`GET /api/v1/prompts/context/download-url`). */
   getContextDownloadUrl(contextId: string): Promise<ContextDownload>;
-  /** A file from a pre-signed address, fetched without the API key, size-checked. */
+  /**
+   * A file from a pre-signed address (https, or http to loopback), fetched without the API key,
+   * size-checked, never larger than `limits.contextFileBytes` whatever `maxBytes` says.
+   */
   downloadFile(url: string, options: DownloadOptions): Promise<Uint8Array>;
   health(): Promise<HealthStatus>;
   readonly stats: ClientStats;
@@ -48,6 +52,9 @@ export function createClient(options: ClientOptions): PromptServiceClient {
   }
   const baseUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   const basePath = url.pathname.replace(/\/+$/, '');
+  const limits: Limits = { ...DEFAULT_LIMITS, ...definedOnly(options.limits) };
+  // Every JSON answer (a page, a prompt, an address, an error) is cut off at the same limit.
+  const json = { maxBytes: limits.responseBytes, sizeLimit: limitText('responseBytes', limits) };
   const transport = new ServiceTransport({
     baseUrl,
     apiKey: options.apiKey || undefined,
@@ -56,6 +63,7 @@ export function createClient(options: ClientOptions): PromptServiceClient {
     retries: Math.max(0, Math.floor(options.retries ?? CLIENT_DEFAULTS.retries)),
     backoffBaseMs: Math.max(0, options.backoffBaseMs ?? CLIENT_DEFAULTS.backoffBaseMs),
     maxRetryAfterMs: Math.max(0, options.maxRetryAfterMs ?? CLIENT_DEFAULTS.maxRetryAfterMs),
+    limits,
     onEvent: options.onEvent,
   });
 
@@ -64,7 +72,7 @@ export function createClient(options: ClientOptions): PromptServiceClient {
       method: 'GET',
       path: `${basePath}/v1/health`,
       target: { method: 'GET', endpoint: '/v1/health', what: 'checking health' },
-      maxBytes: MAX_JSON_BYTES,
+      ...json,
       interpret: (answer) => readJsonBody(answer, healthSchema, 'status'),
     });
 
@@ -72,7 +80,7 @@ export function createClient(options: ClientOptions): PromptServiceClient {
     stats: transport.stats,
     listAll: async (listOptions) => {
       try {
-        return await listAll(transport, basePath, listOptions?.pageSize);
+        return await listAll(transport, basePath, limits, listOptions?.pageSize);
       } catch (error) {
         throw await notAService(error);
       }
@@ -89,7 +97,7 @@ export function createClient(options: ClientOptions): PromptServiceClient {
           packageName,
           notFound: `Prompt ${packageName} was not found (404) at ${baseUrl}.`,
         },
-        maxBytes: MAX_JSON_BYTES,
+        ...json,
         interpret: (answer) => readJsonBody(answer, promptSchema, 'id') as Prompt,
       }),
     getContextDownloadUrl: (contextId) =>
@@ -107,10 +115,10 @@ export function createClient(options: ClientOptions): PromptServiceClient {
             hint: 'A "url" item is recorded with its url, not downloaded.',
           },
         },
-        maxBytes: MAX_JSON_BYTES,
+        ...json,
         interpret: (answer) => readJsonBody(answer, contextDownloadSchema, 'url'),
       }),
-    downloadFile: (fileUrl, downloadOptions) => downloadFile(transport, fileUrl, downloadOptions),
+    downloadFile: (fileUrl, downloadOptions) => downloadFile(transport, fileUrl, downloadOptions, limits),
     health,
     close: () => transport.close(),
   };
@@ -136,4 +144,8 @@ export function createClient(options: ClientOptions): PromptServiceClient {
 
 function positive(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback;
+}
+
+function definedOnly(limits: Partial<Limits> | undefined): Partial<Limits> {
+  return Object.fromEntries(Object.entries(limits ?? {}).filter(([, value]) => value !== undefined));
 }

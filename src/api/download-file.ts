@@ -1,8 +1,11 @@
+import { isLoopbackHost } from '../config/base-url.js';
 import { ServiceError } from '../errors.js';
+import type { Limits } from '../limits.js';
+import { limitText, serviceText } from './service-errors.js';
 import { InvalidBody, type ServiceTransport } from './service-transport.js';
 
 export interface DownloadOptions {
-  /** Largest file accepted. */
+  /** Largest file accepted; `limits.contextFileBytes` applies when it is lower. */
   maxBytes: number;
   /** The size the prompt's context item announces; a different size is retried, then an error. */
   expectedSize?: number;
@@ -10,30 +13,57 @@ export interface DownloadOptions {
 
 /**
  * Fetches a context file from its pre-signed address, without the API key: the address carries
- * its own authorisation, and the key must not travel to a storage host.
+ * its own authorisation, and the key must not travel to a storage host. The address is the
+ * service's word, so it is held to the rule of `baseUrl` (https, or plain http only to a
+ * loopback host) before anything connects, and the file to `limits.contextFileBytes` however
+ * large the service says it is (docs/security.md).
  */
-export async function downloadFile(transport: ServiceTransport, url: string, options: DownloadOptions): Promise<Uint8Array> {
+export async function downloadFile(
+  transport: ServiceTransport,
+  url: string,
+  options: DownloadOptions,
+  limits: Readonly<Limits>,
+): Promise<Uint8Array> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new ServiceError(`The service gave an invalid download address for a context file: ${JSON.stringify(url.slice(0, 100))}.`, {
-      code: 'invalid_response',
-    });
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new ServiceError(`The service gave a ${parsed.protocol} download address for a context file; only http(s) is fetched.`, {
+    throw new ServiceError(`The service gave an invalid download address for a context file: ${JSON.stringify(serviceText(url, 100))}.`, {
       code: 'invalid_response',
     });
   }
   // The query is the pre-signed credential: keep it out of messages.
-  const shown = `${parsed.origin}${parsed.pathname}`;
+  const shown = serviceText(`${parsed.origin}${parsed.pathname}`, 200)!;
+  const refuse = (why: string) =>
+    new ServiceError(`The service gave the download address ${shown} for a context file: ${why}. Nothing was fetched.`, {
+      code: 'invalid_response',
+      hint: 'Context files are fetched over https, or plain http only from a loopback host (127.0.0.1, ::1, localhost).',
+    });
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw refuse(`${parsed.protocol} addresses are not fetched`);
+  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) throw refuse(`plain http:// is fetched only from a loopback host, not ${parsed.hostname}`);
+  if (parsed.username || parsed.password) throw refuse('credentials in the address are not accepted');
+
+  const cap = limits.contextFileBytes;
+  if (options.expectedSize !== undefined && options.expectedSize > cap) {
+    throw new ServiceError(
+      `The context file at ${shown} is announced as ${options.expectedSize} bytes, more than ${limitText('contextFileBytes', limits)}. Nothing was fetched.`,
+      { code: 'too_large', hint: 'Raise the limit in the config if the service is trusted and the file is expected to be this large.' },
+    );
+  }
+  const fromAnnounced = options.expectedSize !== undefined && options.expectedSize <= Math.min(cap, options.maxBytes);
+  const maxBytes = fromAnnounced ? options.expectedSize! : Math.min(cap, options.maxBytes);
+  const sizeLimit = fromAnnounced
+    ? 'the size the prompt announces for this file'
+    : maxBytes === cap
+      ? limitText('contextFileBytes', limits)
+      : 'the size the caller allows for this file';
   return transport.download(
     {
       method: 'GET',
       path: `${parsed.pathname}${parsed.search}`,
       target: { method: 'GET', endpoint: shown, what: `downloading ${shown}`, notFound: `The context file at ${shown} was not found (404); its address may have expired.` },
-      maxBytes: options.maxBytes,
+      maxBytes,
+      sizeLimit,
       interpret: (answer) => {
         if (options.expectedSize !== undefined && answer.body.length !== options.expectedSize) {
           throw new InvalidBody(`the file has ${answer.body.length} bytes, the prompt says ${options.expectedSize}`);

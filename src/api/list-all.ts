@@ -1,44 +1,81 @@
+import { createHash } from 'node:crypto';
 import { ServiceError } from '../errors.js';
+import type { Limits } from '../limits.js';
 import type { PromptSummary } from '../types.js';
-import { readJsonBody } from './read-json-body.js';
-import { listPageSchema } from './schemas.js';
-import type { ServiceTransport } from './service-transport.js';
-import { MAX_JSON_BYTES } from './service-transport.js';
+import { describeIssue } from './describe-issue.js';
+import { listPageSchema, unwrapEnvelope } from './schemas.js';
+import { limitText, serviceText } from './service-errors.js';
+import { InvalidBody, type ServiceTransport } from './service-transport.js';
 
 /** The service's largest page (service facts: `limit` 1 to 100). */
 export const MAX_PAGE_SIZE = 100;
 
 /**
- * Every prompt the service lists, page by page until `hasMore` is false. A cursor that does not
- * advance would loop forever, so it is an error.
+ * Every prompt the service lists, page by page until `hasMore` is false. The listing is bounded
+ * whatever the service says (docs/security.md): at most `limits.listPages` pages, each at most
+ * `limits.responseBytes` bytes, and `limits.listItems` prompts over all pages. A cursor that does
+ * not advance would loop forever, so it is an error too.
  */
-export async function listAll(transport: ServiceTransport, basePath: string, pageSize = MAX_PAGE_SIZE): Promise<PromptSummary[]> {
+export async function listAll(
+  transport: ServiceTransport,
+  basePath: string,
+  limits: Readonly<Limits>,
+  pageSize = MAX_PAGE_SIZE,
+): Promise<PromptSummary[]> {
   const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(pageSize)));
   const items: PromptSummary[] = [];
+  // Digests, so a service sending huge cursors cannot make this set huge.
   const seenCursors = new Set<string>();
+  const digest = (text: string) => createHash('sha256').update(text).digest('base64');
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
+    if (page > limits.listPages) {
+      throw new ServiceError(
+        `The service's prompt list has more than ${limits.listPages} pages (${items.length} prompts so far), ${limitText('listPages', limits)}; stopped listing.`,
+        { code: 'too_large', hint: 'Raise the limit in the config if the workspace really lists this many prompts.' },
+      );
+    }
     const query = new URLSearchParams({ limit: String(limit) });
     if (cursor !== undefined) query.set('cursor', cursor);
     const result = await transport.service({
       method: 'GET',
       path: `${basePath}/v1/prompts?${query}`,
       target: { method: 'GET', endpoint: '/v1/prompts', what: page === 1 ? 'listing prompts' : `listing prompts (page ${page})` },
-      maxBytes: MAX_JSON_BYTES,
-      interpret: (answer) => readJsonBody(answer, listPageSchema, 'prompts'),
+      maxBytes: limits.responseBytes,
+      sizeLimit: limitText('responseBytes', limits),
+      interpret: (answer) => {
+        let json: unknown;
+        try {
+          json = JSON.parse(answer.body.toString('utf8'));
+        } catch {
+          throw new InvalidBody(answer.body.length === 0 ? 'the body is empty' : `the body is not JSON (${answer.body.length} bytes)`);
+        }
+        const data = unwrapEnvelope(json, 'prompts');
+        // Counted before validation: a page of 200,000 items is refused without checking each.
+        const count = Array.isArray((data as { prompts?: unknown })?.prompts) ? (data as { prompts: unknown[] }).prompts.length : 0;
+        if (items.length + count > limits.listItems) {
+          throw new ServiceError(
+            `The service's prompt list has more than ${limits.listItems} prompts (page ${page} brings it to ${items.length + count}), ${limitText('listItems', limits)}; stopped listing.`,
+            { code: 'too_large', hint: 'Raise the limit in the config if the workspace really lists this many prompts.' },
+          );
+        }
+        const parsed = listPageSchema.safeParse(data);
+        if (!parsed.success) throw new InvalidBody(describeIssue(parsed.error));
+        return parsed.data;
+      },
     });
     // One by one: spreading a page of 200,000 items into push() overflows the stack.
     for (const item of result.prompts as PromptSummary[]) items.push(item);
     if (!result.hasMore) return items;
     const next = result.cursor ?? '';
-    if (next === '' || seenCursors.has(next) || next === cursor) {
-      const shown = next === '' ? 'no cursor' : `the cursor ${JSON.stringify(next)} again`;
+    if (next === '' || seenCursors.has(digest(next))) {
+      const shown = next === '' ? 'no cursor' : `the cursor ${JSON.stringify(serviceText(next, 100))} again`;
       throw new ServiceError(
         `The service's prompt list does not advance: page ${page} says hasMore: true but gives ${shown}. Stopped after ${items.length} prompts to avoid an endless loop.`,
         { code: 'invalid_response', hint: 'This is a fault of the service; report it, or try again later.' },
       );
     }
-    seenCursors.add(next);
+    seenCursors.add(digest(next));
     cursor = next;
   }
 }

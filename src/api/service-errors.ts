@@ -4,7 +4,9 @@
  */
 import { ServiceError } from '../errors.js';
 import { parsePackageName } from '../package-name.js';
+import { describeLimit, type LimitName, type Limits } from '../limits.js';
 import { maskKey, redact } from '../secrets.js';
+import { terminalText } from '../terminal-text.js';
 import type { AttemptFailure } from './http-attempt.js';
 import type { ErrorBody } from './schemas.js';
 
@@ -33,9 +35,10 @@ const STATUS_CODES: Record<number, string> = { 401: 'unauthorized', 403: 'forbid
 /** An error answer the client does not retry (or stopped retrying). */
 export function httpError(status: number, body: ErrorBody, target: RequestTarget, ctx: ErrorContext, attempts: number): ServiceError {
   const key = ctx.apiKey ? maskKey(ctx.apiKey) : undefined;
-  const code = body.code ?? STATUS_CODES[status] ?? (status >= 500 ? 'server_error' : 'bad_request');
+  // The service's own words are printed: no control characters, and not a page of them.
+  const code = serviceText(body.code, 60) ?? STATUS_CODES[status] ?? (status >= 500 ? 'server_error' : 'bad_request');
   // The service's own words end our sentence, so drop their final period.
-  const detail = body.message?.trim().replace(/\.+$/, '');
+  const detail = serviceText(body.message, 500)?.trim().replace(/\.+$/, '');
   const said = detail ? ` The service said: ${detail}.` : '';
   switch (status) {
     case 401:
@@ -103,12 +106,6 @@ export function failureError(failure: AttemptFailure, target: RequestTarget, ctx
         { code: 'timeout', cause: failure, hint: 'The service may be overloaded; try again later or raise the timeout option.' },
       );
       break;
-    case 'too-large':
-      error = new ServiceError(`The answer to ${target.method} ${target.endpoint} while ${target.what} was too large (${failure.code}).`, {
-        code: 'too_large',
-        cause: failure,
-      });
-      break;
     default:
       error = new ServiceError(
         `The connection to the prompt service at ${ctx.baseUrl} was cut while ${target.what} (${failure.code}, ${tries}).`,
@@ -129,11 +126,33 @@ export function notAServiceError(evidence: string, ctx: ErrorContext): ServiceEr
   });
 }
 
+/** An answer larger than the limit that applies to it, cut off there. */
+export function tooLargeError(maxBytes: number, sizeLimit: string, target: RequestTarget, ctx: ErrorContext): ServiceError {
+  return new ServiceError(
+    redact(`The answer to ${target.method} ${target.endpoint} while ${target.what} is larger than ${maxBytes} bytes, ${sizeLimit}; stopped reading there.`, [
+      ctx.apiKey,
+    ]),
+    { code: 'too_large', hint: 'Raise the limit in the config if the service is trusted and the answer is expected to be this large.' },
+  );
+}
+
+/** How an error names a configured limit: `the limit 1000 (option "limits.listPages" in the config; default 1000)`. */
+export function limitText(name: LimitName, limits: Readonly<Limits>): string {
+  return `the limit ${describeLimit(name, limits)}`;
+}
+
+/** Text the service sent, fit to print: control characters removed, cut at `max` characters. */
+export function serviceText(text: string | undefined, max: number): string | undefined {
+  if (text === undefined) return undefined;
+  const clean = terminalText(text);
+  return clean.length > max ? `${clean.slice(0, max)}… (cut at ${max} characters)` : clean;
+}
+
 /** A 2xx whose body is not JSON or not the expected shape. */
 export function invalidBodyError(problem: string, target: RequestTarget, ctx: ErrorContext, attempts: number): ServiceError {
   const subject = target.packageName ? ` for ${target.packageName}` : '';
   return new ServiceError(
-    redact(`The service answered ${target.method} ${target.endpoint}${subject} with an invalid body: ${problem}.`, [ctx.apiKey]),
+    redact(`The service answered ${target.method} ${target.endpoint}${subject} with an invalid body: ${serviceText(problem, 500)}.`, [ctx.apiKey]),
     {
       code: 'invalid_response',
       hint: `Gave up after ${attempts === 1 ? '1 attempt' : `${attempts} attempts`}. Check that baseUrl points at the prompt service.`,

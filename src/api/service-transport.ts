@@ -2,13 +2,14 @@ import { Agent, Pool, type Dispatcher } from 'undici';
 import { ServiceError } from '../errors.js';
 import { redact } from '../secrets.js';
 import { VERSION } from '../version.js';
-import { backoffDelay, retryAfterMs, sleep } from './backoff.js';
+import type { Limits } from '../limits.js';
+import { backoffDelay, rateLimitedWait, sleep } from './backoff.js';
 import { CLIENT_DEFAULTS, type ClientEvent, type ClientStats, type RetryReason } from './client-options.js';
 import { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { AttemptFailure, httpAttempt, type AttemptAnswer } from './http-attempt.js';
 import { RateLimitPacer, readRateLimit } from './rate-limit-pacer.js';
 import { readErrorBody } from './schemas.js';
-import { failureError, httpError, invalidBodyError, notAServiceError, type ErrorContext, type RequestTarget } from './service-errors.js';
+import { failureError, httpError, invalidBodyError, notAServiceError, tooLargeError, type ErrorContext, type RequestTarget } from './service-errors.js';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -18,6 +19,7 @@ export interface TransportOptions {
   retries: number;
   backoffBaseMs: number;
   maxRetryAfterMs: number;
+  limits: Limits;
   onEvent: ((event: ClientEvent) => void) | undefined;
 }
 
@@ -30,13 +32,13 @@ export interface Exchange<T> {
   path: string;
   body?: string;
   target: RequestTarget;
+  /** Largest body accepted; a larger one is cut off at this size, never buffered whole. */
   maxBytes: number;
+  /** The limit `maxBytes` comes from, as the error names it: `the limit limits.responseBytes = …`. */
+  sizeLimit: string;
   /** Turns a 2xx answer into the result; throws InvalidBody to retry. */
   interpret: (answer: AttemptAnswer) => T;
 }
-
-/** JSON answers bigger than this are refused; prompt texts are far smaller. */
-export const MAX_JSON_BYTES = 32 * 1024 * 1024;
 
 /**
  * Everything between "send this" and "here is a valid answer": the keep-alive pool, the
@@ -144,7 +146,7 @@ export class ServiceTransport {
       let retry: RetryReason;
       let final: () => ServiceError;
       if (failure) {
-        if (failure.kind === 'too-large') throw failureError(failure, target, this.errorContext, attempt);
+        if (failure.kind === 'too-large') throw tooLargeError(exchange.maxBytes, exchange.sizeLimit, target, this.errorContext);
         retry = failure.kind === 'timeout' ? 'timeout' : 'reset';
         const seen = failure;
         final = () => this.latch(failureError(seen, target, this.errorContext, attempt), paced && seen.kind === 'network');
@@ -152,8 +154,9 @@ export class ServiceTransport {
         this.stats.status429++;
         const body = readErrorBody(parseJson(answer!.body));
         const header = answer!.headers['retry-after'];
-        const waitMs = retryAfterMs(Array.isArray(header) ? header[0] : header, body.retryAfterSeconds) ?? backoffDelay(limited + 1, 1000, 8000);
-        this.emit({ type: '429', retryAfterMs: waitMs, what: target.what });
+        // A negative or past Retry-After is no answer: the backoff applies (docs/security.md).
+        const { ms: waitMs, from } = rateLimitedWait(Array.isArray(header) ? header[0] : header, body.retryAfterSeconds, limited + 1);
+        this.emit({ type: '429', retryAfterMs: waitMs, what: target.what, from });
         if (waitMs > this.options.maxRetryAfterMs) throw this.tooLongWait(waitMs, target, '429');
         if (++limited > Math.max(this.options.retries, 3)) throw httpError(429, body, target, this.errorContext, attempt);
         // Every request of this client holds back, not only this one.

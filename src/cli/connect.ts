@@ -11,6 +11,7 @@ export function connector(ctx: CommandContext, config: ResolvedConfig, overrides
       apiKey: config.apiKey,
       concurrency: config.concurrency,
       timeoutMs: config.timeout,
+      limits: config.limits,
       ...overrides,
       onEvent: (event) => ctx.logger.verbose(`service: ${JSON.stringify(event)}`),
     });

@@ -1,9 +1,13 @@
 import pc from 'picocolors';
 import { redact } from '../secrets.js';
+import { terminalJson, terminalText } from '../terminal-text.js';
 
 /**
  * Human output goes to stderr, results (the `--json` summary, `diff` output) to stdout. Every line
- * passes through `redact`, so the API key cannot be printed even by accident.
+ * passes through `redact`, so the API key cannot be printed even by accident, and `terminalText`,
+ * so text from the service cannot drive the terminal (docs/security.md): only the CLI's own
+ * colours stay, and only when colours are on. Text inside `colors.*` loses every sequence, and
+ * warnings and errors never carry colours in their message.
  */
 export interface Logger {
   info(message: string): void;
@@ -16,7 +20,7 @@ export interface Logger {
   /** Writes one JSON document to stdout. */
   json(value: unknown): void;
   readonly colors: ReturnType<typeof pc.createColors>;
-  /** Removes secrets from a string destined for the terminal. */
+  /** Removes secrets and control characters from a string destined for the terminal. */
   redact(text: string): string;
 }
 
@@ -30,8 +34,13 @@ export interface LoggerOptions {
 }
 
 export function createLogger(options: LoggerOptions): Logger {
-  const colors = pc.createColors(options.color);
-  const clean = (text: string) => redact(text, options.secrets);
+  const colors = plainInside(pc.createColors(options.color));
+  const plain = (text: string) => terminalText(redact(text, options.secrets));
+  const clean = (text: string) => {
+    const out = terminalText(redact(text, options.secrets), { keepColors: options.color });
+    // A colour opened by the text itself ends with its line.
+    return options.color && out.includes('\x1b[') ? `${out}\x1b[0m` : out;
+  };
   const line = (stream: NodeJS.WritableStream, text: string) => stream.write(`${clean(text)}\n`);
   return {
     colors,
@@ -42,16 +51,27 @@ export function createLogger(options: LoggerOptions): Logger {
     success: (message) => {
       if (!options.quiet) line(options.stderr, `${colors.green('✔')} ${message}`);
     },
-    warn: (message) => line(options.stderr, `${colors.yellow('warning:')} ${message}`),
-    error: (message) => line(options.stderr, `${colors.red('error:')} ${message}`),
+    warn: (message) => line(options.stderr, `${colors.yellow('warning:')} ${plain(message)}`),
+    error: (message) => line(options.stderr, `${colors.red('error:')} ${plain(message)}`),
     verbose: (message) => {
       if (options.verbose && !options.quiet) line(options.stderr, colors.dim(message));
     },
     result: (text) => {
-      options.stdout.write(clean(text.endsWith('\n') ? text : `${text}\n`));
+      options.stdout.write(clean(text.endsWith('\n') ? text.slice(0, -1) : text) + '\n');
     },
     json: (value) => {
-      options.stdout.write(`${clean(JSON.stringify(value, null, 2))}\n`);
+      options.stdout.write(`${terminalJson(redact(JSON.stringify(value, null, 2), options.secrets))}\n`);
     },
   };
+}
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+/** The colour functions, each stripping every sequence from the text it colours first. */
+function plainInside(colors: Colors): Colors {
+  const wrapped: Record<string, unknown> = { ...colors };
+  for (const [name, value] of Object.entries(colors)) {
+    if (typeof value === 'function') wrapped[name] = (input: unknown) => (value as (s: string) => string)(terminalText(String(input)));
+  }
+  return wrapped as unknown as Colors;
 }

@@ -1,4 +1,5 @@
 import type { SyncEvent } from '../sync/sync.js';
+import { terminalText } from '../terminal-text.js';
 import type { CommandContext } from './context.js';
 
 /**
@@ -27,7 +28,7 @@ export async function createProgress(ctx: CommandContext, verb = 'Fetching'): Pr
           bar.start(event.total, 0, { name: '' });
           started = true;
         }
-        if (event.type === 'prompt' && started) bar.update(event.done, { name: event.name });
+        if (event.type === 'prompt' && started) bar.update(event.done, { name: terminalText(event.name) });
       },
       stop: () => {
         if (started) bar.stop();

@@ -4,7 +4,7 @@
  * only ever found by id in the catalog, never by a path taken from the request.
  */
 import { promises as fs } from 'node:fs';
-import { ApiError } from './api-error.js';
+import { ApiError, echo } from './api-error.js';
 import type { Catalog } from './catalog.js';
 import { callerWorkspace, type Reply, type RouteContext } from './route-context.js';
 import { FILE_ROUTE_PREFIX } from './url-signer.js';
@@ -29,11 +29,11 @@ export function handleDownloadUrl(ctx: RouteContext): Reply {
       throw new ApiError(403, 'forbidden', `This API key has no access to workspace "${urlItem}".`, { workspace: urlItem });
     }
     if (urlItem !== undefined) {
-      throw new ApiError(400, 'validation_error', `Context item ${JSON.stringify(contextId.slice(0, 120))} is of type "url": only "file" items have a download URL; fetch its url directly.`, {
+      throw new ApiError(400, 'validation_error', `Context item ${JSON.stringify(echo(contextId))} is of type "url": only "file" items have a download URL; fetch its url directly.`, {
         field: 'contextId',
       });
     }
-    throw new ApiError(404, 'not_found', `Context file ${JSON.stringify(contextId.slice(0, 120))} not found.`);
+    throw new ApiError(404, 'not_found', `Context file ${JSON.stringify(echo(contextId))} not found.`);
   }
   return { status: 200, json: { url: `${ctx.baseUrl}${ctx.signer.sign(contextId)}`, expiresIn: ctx.signer.ttlSeconds } };
 }

@@ -5,7 +5,7 @@
  */
 import { parsePackageName } from '../package-name.js';
 import { renderTemplate } from '../template/index.js';
-import { ApiError } from './api-error.js';
+import { ApiError, echo } from './api-error.js';
 import type { ServedPackage, ServedVersion } from './catalog.js';
 import { callerWorkspace, type Reply, type RouteContext } from './route-context.js';
 
@@ -17,7 +17,7 @@ interface GetRequest {
 const invalid = (message: string, field: string) => new ApiError(400, 'validation_error', message, { field });
 
 /** Quotes user input in a message, cut short so a huge value cannot flood a log. */
-const quote = (text: string) => JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text);
+const quote = (text: string) => JSON.stringify(echo(text));
 
 function parseBody(body: Buffer): GetRequest {
   const text = body.toString('utf8');
@@ -28,7 +28,7 @@ function parseBody(body: Buffer): GetRequest {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw invalid(`Request body is not valid JSON: ${(error as Error).message}`, 'body');
+    throw invalid(`Request body is not valid JSON: ${echo((error as Error).message)}`, 'body');
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw invalid('Request body must be a JSON object with "package_name" (and optionally "variables").', 'body');
@@ -46,8 +46,8 @@ function parseBody(body: Buffer): GetRequest {
     for (const [name, value] of Object.entries(variables)) {
       if (typeof value !== 'string') {
         throw invalid(
-          `variables.${name} must be a string (got ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}); send typed values in their string form.`,
-          `variables.${name}`,
+          `variables.${echo(name)} must be a string (got ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}); send typed values in their string form.`,
+          `variables.${echo(name)}`,
         );
       }
       values[name] = value;
@@ -85,11 +85,11 @@ export function handleGet(ctx: RouteContext): Reply {
   const scope = callerWorkspace(ctx.caller);
   // Checked before existence, so a key for one workspace learns nothing about another's prompts.
   if (scope !== undefined && scope !== name.workspace) {
-    throw new ApiError(403, 'forbidden', `This API key has no access to workspace "${name.workspace}".`, { workspace: name.workspace });
+    throw new ApiError(403, 'forbidden', `This API key has no access to workspace "${echo(name.workspace)}".`, { workspace: echo(name.workspace) });
   }
   const pkg = ctx.catalog.byName.get(`@${name.workspace}/${name.package}`);
-  if (!pkg) throw new ApiError(404, 'not_found', `Prompt ${request.packageName} not found.`);
-  const { prompt, segments } = pickVersion(pkg, name.selector, request.packageName);
+  if (!pkg) throw new ApiError(404, 'not_found', `Prompt ${echo(request.packageName)} not found.`);
+  const { prompt, segments } = pickVersion(pkg, name.selector, echo(request.packageName));
   return {
     status: 200,
     json: {

@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { redact } from '../secrets.js';
-import { ApiError, errorBody } from './api-error.js';
+import { terminalText } from '../terminal-text.js';
+import { ApiError, echo, errorBody } from './api-error.js';
 import type { FaultInjector } from './fault-injector.js';
 import type { FolderSource } from './folder-source.js';
 import type { KeyRing } from './key-ring.js';
@@ -87,7 +88,7 @@ export function createRequestHandler(state: ServerState): (req: IncomingMessage,
     bump(stats.byRoute, route?.name ?? 'other');
     const finish = (status: string) => {
       bump(stats.byStatus, status);
-      options.log?.(redact(`${req.socket.remoteAddress ?? '-'} ${method} ${pathname} ${status} ${Date.now() - started}ms`, secrets));
+      options.log?.(terminalText(redact(`${req.socket.remoteAddress ?? '-'} ${echo(method, 20)} ${echo(pathname)} ${status} ${Date.now() - started}ms`, secrets)));
     };
 
     void (async () => {
@@ -122,9 +123,9 @@ export function createRequestHandler(state: ServerState): (req: IncomingMessage,
           );
           reply = { status: 429, json: errorBody(error, options.errors, retryAfter) };
         } else {
-          if (!route) throw new ApiError(404, 'not_found', `No endpoint ${method} ${pathname.slice(0, 200)}.`);
+          if (!route) throw new ApiError(404, 'not_found', `No endpoint ${echo(method, 20)} ${echo(pathname)}.`);
           if (!route.methods.includes(method)) {
-            throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${pathname}; use ${route.methods.join(' or ')}.`, {
+            throw new ApiError(405, 'method_not_allowed', `${echo(method, 20)} is not allowed on ${echo(pathname)}; use ${route.methods.join(' or ')}.`, {
               allow: route.methods,
             }, { Allow: route.methods.join(', ') });
           }
@@ -150,7 +151,7 @@ export function createRequestHandler(state: ServerState): (req: IncomingMessage,
         if (error instanceof ApiError) apiError = error;
         else {
           apiError = new ApiError(500, 'internal_error', 'Internal error of the local service; see its log.');
-          options.log?.(redact(`error: ${method} ${pathname}: ${(error as Error)?.stack ?? String(error)}`, secrets));
+          options.log?.(terminalText(redact(`error: ${echo(method, 20)} ${echo(pathname)}: ${(error as Error)?.stack ?? String(error)}`, secrets)));
         }
         Object.assign(headers, apiError.headers);
         reply = { status: apiError.status, json: errorBody(apiError, options.errors) };

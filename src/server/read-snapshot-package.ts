@@ -13,6 +13,13 @@ import type { LoadedVersion, ServedFile } from './loaded-package.js';
 
 const safeName = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');
 
+/** A link in a snapshots folder could serve any file of the machine: refused, as in authored folders. */
+export function linkRefused(where: string): ConfigError {
+  return new ConfigError(`${where} is a symbolic link; serve does not follow links in a snapshots folder.`, {
+    hint: 'Replace the link with the files themselves (as sync writes them), or serve another folder.',
+  });
+}
+
 /**
  * The synced file for a context item. The sync names it after `fileName`, prefixed with the item id
  * when two items share a name; older layouts used the bare id. Prefer the most specific match.
@@ -29,6 +36,7 @@ export async function readSnapshotPackage(
   workspace: string,
   pkg: string,
 ): Promise<{ versions: LoadedVersion[]; dirs: string[] }> {
+  if ((await fs.lstat(file)).isSymbolicLink()) throw linkRefused(file);
   const prompt = decodeSnapshot(await fs.readFile(file, 'utf8'), file);
   const number = versionNumber(prompt.version);
   if (number === undefined) {
@@ -37,7 +45,11 @@ export async function readSnapshotPackage(
   const filesDir = path.join(path.dirname(file), `${pkg}.files`);
   let names = new Set<string>();
   try {
-    names = new Set((await fs.readdir(filesDir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name));
+    if ((await fs.lstat(filesDir)).isSymbolicLink()) throw linkRefused(filesDir);
+    const entries = await fs.readdir(filesDir, { withFileTypes: true });
+    const link = entries.find((e) => e.isSymbolicLink());
+    if (link) throw linkRefused(path.join(filesDir, link.name));
+    names = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { isSlug } from '../package-name.js';
+import { linkRefused } from './read-snapshot-package.js';
 
 const notSlug = (where: string, name: string, what: string) =>
   new ConfigError(`${path.join(where, name)}: "${name}" is not a valid ${what} name (lower-case letters, digits and hyphens).`, {
@@ -29,7 +30,10 @@ export async function listWorkspaces(root: string): Promise<string[]> {
   }
   const workspaces: string[] = [];
   for (const entry of entries) {
-    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+    if (entry.name.startsWith('.')) continue;
+    // A linked workspace folder would serve whatever it points at (docs/local-service.md).
+    if (entry.isSymbolicLink() && (await isFolder(path.join(root, entry.name)))) throw linkRefused(path.join(root, entry.name));
+    if (!entry.isDirectory()) continue;
     if (!isSlug(entry.name)) throw notSlug(root, entry.name, 'workspace');
     workspaces.push(entry.name);
   }
@@ -52,6 +56,9 @@ export async function listPackages(root: string, workspace: string): Promise<str
   const names = new Set<string>();
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
+    if (entry.isSymbolicLink() && (entry.name.endsWith('.json') || (await isFolder(path.join(where, entry.name))))) {
+      throw linkRefused(path.join(where, entry.name));
+    }
     let name: string;
     if (entry.isDirectory()) {
       if (entry.name.endsWith('.files')) continue;
@@ -65,4 +72,11 @@ export async function listPackages(root: string, workspace: string): Promise<str
     names.add(name);
   }
   return [...names].sort();
+}
+
+async function isFolder(file: string): Promise<boolean> {
+  return fs.stat(file).then(
+    (stat) => stat.isDirectory(),
+    () => false,
+  );
 }

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { Option, type Command } from 'commander';
+import { isLoopbackHost } from '../../config/base-url.js';
 import { ConfigError } from '../../errors.js';
 import { isSlug } from '../../package-name.js';
 import { LOCAL_TEST_KEY, type ServerOptions } from '../../server/server-options.js';
@@ -17,6 +18,7 @@ interface ServeFlags {
   port: string;
   host: string;
   key: string[];
+  insecureTestKey?: boolean;
   envelope: 'bare' | 'wrapped';
   errors: 'flat' | 'nested';
   limitPerMinute?: string;
@@ -95,6 +97,25 @@ export function serveOptions(flags: ServeFlags, cwd: string): ServerOptions {
   };
 }
 
+/**
+ * Off loopback, the public test key would open every served prompt to the network: a key of
+ * one's own is required, or `--insecure-test-key` to accept that on purpose (docs/local-service.md).
+ */
+function checkExposure(flags: ServeFlags): void {
+  if (isLoopbackHost(flags.host) || flags.key.length > 0 || flags.insecureTestKey) return;
+  throw new ConfigError(
+    `Refusing to serve on ${flags.host} with the public test key: anyone who can reach this machine could read every served prompt.`,
+    {
+      hint: 'Pass --key <key> with a key of your own, or --insecure-test-key to accept the test key off loopback on purpose; or serve on 127.0.0.1 (the default).',
+    },
+  );
+}
+
+/** The address as bound (`http://0.0.0.0:4010`), not the loopback one clients on this machine use. */
+function boundUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /** Resolves with the first SIGINT/SIGTERM; `cancel` removes the handlers when serving never started. */
 function untilStopped(): { stopped: Promise<string>; cancel(): void } {
   let stop: (signal: string) => void = () => undefined;
@@ -128,6 +149,7 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
         .argParser((value: string, all: string[]) => [...all, value])
         .default([] as string[], 'the documented test key'),
     )
+    .option('--insecure-test-key', 'accept the public test key on a host other than loopback (otherwise --key is required there)')
     .addOption(new Option('--envelope <form>', 'response form').choices(['bare', 'wrapped']).default('bare'))
     .addOption(new Option('--errors <shape>', 'error body shape').choices(['nested', 'flat']).default('nested'))
     .option('--limit-per-minute <n>', 'requests per minute with a key (default 1000)')
@@ -146,6 +168,7 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
       action(runtime, async (ctx, flags: ServeFlags) => {
         const { logger } = ctx;
         const options = serveOptions(flags, ctx.io.cwd);
+        checkExposure(flags);
         options.log = (line) => (line.startsWith('warning: ') ? logger.warn(line.slice(9)) : logger.verbose(line));
         // Handlers go in before the server starts, so an early Ctrl-C still closes it cleanly.
         const { stopped, cancel } = untilStopped();
@@ -159,8 +182,14 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
         }
         const { prompts, workspaces } = server.counts();
         const keyNote = flags.key.length === 0 ? `; test key ${LOCAL_TEST_KEY}` : `; ${flags.key.length} key${flags.key.length === 1 ? '' : 's'}`;
+        const exposed = !isLoopbackHost(flags.host);
+        if (exposed) {
+          logger.warn(
+            `serving on ${flags.host}, not loopback: anyone who can reach this machine on port ${server.port} can call it${flags.key.length === 0 ? ' with the public test key' : ' with a valid key'}. On this machine: ${server.url}`,
+          );
+        }
         logger.result(
-          `promptlock serve listening on ${server.url} (${prompts} prompt${prompts === 1 ? '' : 's'} in ${workspaces} workspace${workspaces === 1 ? '' : 's'} from ${flags.dir}${keyNote})`,
+          `promptlock serve listening on ${exposed ? boundUrl(flags.host, server.port) : server.url} (${prompts} prompt${prompts === 1 ? '' : 's'} in ${workspaces} workspace${workspaces === 1 ? '' : 's'} from ${flags.dir}${keyNote})`,
         );
         // What a project's .env needs to sync from here (README, Quickstart); the key only if it is the public test key.
         logger.info(`To sync a project from it, put these lines in its .env:\nPROMPTLOCK_BASE_URL=${server.url}\nPROMPTLOCK_API_KEY=${flags.key.length === 0 ? LOCAL_TEST_KEY : '<one of the --key values>'}`);
