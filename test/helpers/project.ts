@@ -10,7 +10,8 @@ export async function makeProject(config: Record<string, unknown>): Promise<stri
 }
 
 export async function removeDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
+  // Retries: a watcher that is closing may still write a file into the folder (ENOTEMPTY).
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 }
 
 /** Every file under `dir` (relative path → bytes as base64 + mtime), to compare two states. */

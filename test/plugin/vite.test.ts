@@ -7,7 +7,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, createServer, type HotPayload, type ViteDevServer } from 'vite';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generate } from '../../src/codegen/generate.js';
 import { createClient } from '../../src/api/index.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -22,17 +22,14 @@ import { waitUntil } from '../watch/helpers.js';
 import { exampleTexts, makeApp, MODULE } from './app.js';
 
 const use = disposables();
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await removeDir(dir);
-});
 afterEach(() => {
   vi.unstubAllEnvs();
 });
 
 async function app(main: string): Promise<string> {
   const dir = await makeApp(main);
-  dirs.push(dir);
+  // Removed after the dev servers using it close (disposables run last first).
+  use.defer(() => removeDir(dir));
   return dir;
 }
 
@@ -136,7 +133,7 @@ describe('promptlock/vite in the dev server', () => {
 
   it('with poll, a version published on the service reaches the page through HMR', async () => {
     const served = await writeServedFolder(undefined, 2, 1);
-    dirs.push(served);
+    use.defer(() => removeDir(served));
     const service = await use.serve({ dir: served });
     const dir = await app(HMR_MAIN);
     await rm(path.join(dir, 'prompts'), { recursive: true });
