@@ -170,3 +170,41 @@ describe('a lockfile with git conflict markers', () => {
     await expectResolved(dir);
   });
 });
+
+describe('a draft locked on both branches with different texts', () => {
+  it('keeps the side whose snapshot was resolved on disk, without fetching the draft as it is today', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'promptlock-upstream-'));
+    defer(() => removeDir(folder));
+    const draft = (text: string) => mkdir(path.join(folder, 'acme', 'd'), { recursive: true }).then(() => writeFile(path.join(folder, 'acme', 'd', 'draft.md'), `${text}\n`));
+    await draft('Draft zero for {{who}}.');
+    const drafts = await serve({ dir: folder });
+    const repo = await mkdtemp(path.join(tmpdir(), 'promptlock-merge-'));
+    defer(() => removeDir(repo));
+    gitOk(repo, 'init', '-q', '-b', 'main');
+    await writeFile(path.join(repo, 'prompts.config.json'), `${JSON.stringify({ baseUrl: drafts.url, prompts: ['@acme/d:draft'] }, null, 2)}\n`);
+    await syncIn(repo);
+    gitOk(repo, 'add', '-A');
+    gitOk(repo, 'commit', '-q', '-m', 'base');
+    for (const [branch, text] of [['a', 'Draft one for {{who}}.'], ['b', 'Draft two for {{who}}.']] as const) {
+      gitOk(repo, 'checkout', '-q', '-b', branch, 'main');
+      await draft(text);
+      await drafts.reload();
+      await syncIn(repo);
+      gitOk(repo, 'add', '-A');
+      gitOk(repo, 'commit', '-q', '-m', `${branch}: draft`);
+    }
+    const theirs = gitOk(repo, 'show', 'b:prompts.lock.json');
+    gitOk(repo, 'checkout', '-q', 'a');
+    expect(git(repo, 'merge', '--no-edit', 'b').out).toContain('CONFLICT (content): Merge conflict in prompts.lock.json');
+    // The snapshot's conflict resolved by hand, taking b's; the lockfile left to promptlock.
+    gitOk(repo, 'checkout', '--theirs', 'prompts/acme/d.json');
+    await draft('Draft three for {{who}}.');
+    await drafts.reload();
+    const gets = drafts.stats.byRoute.get;
+    const run = await syncIn(repo);
+    expect(run.stderr).toContain('@acme/d  v0 (theirs, over v0: same version)');
+    expect(drafts.stats.byRoute.get - gets).toBe(0);
+    expect(await read(repo, 'prompts.lock.json')).toBe(theirs);
+    expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: repo, env: {} })).code).toBe(0);
+  });
+});
