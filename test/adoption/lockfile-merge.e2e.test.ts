@@ -151,13 +151,13 @@ describe('a lockfile with git conflict markers', () => {
 
   it('`sync` merges both sides, repairs the conflicted snapshot at its locked version, upgrades nothing else', async () => {
     const dir = await conflictedCopy();
-    const gets = server.stats.byRoute.get;
+    const gets = server.stats.byRoute.get ?? 0;
     const run = await syncIn(dir);
     expect(run.stderr).toContain('Merged the git conflict in prompts.lock.json');
     expect(run.stderr).toContain('@acme/w  v3 (theirs, over v2: higher version)');
     expect(run.stderr).toContain('@acme/y  v1 (theirs: theirs only)');
     // Only w was fetched (its snapshot had conflict markers), at exactly v3; nothing was listed.
-    expect(server.stats.byRoute.get - gets).toBe(1);
+    expect((server.stats.byRoute.get ?? 0) - gets).toBe(1);
     await expectResolved(dir);
   });
 
@@ -200,10 +200,10 @@ describe('a draft locked on both branches with different texts', () => {
     gitOk(repo, 'checkout', '--theirs', 'prompts/acme/d.json');
     await draft('Draft three for {{who}}.');
     await drafts.reload();
-    const gets = drafts.stats.byRoute.get;
+    const gets = drafts.stats.byRoute.get ?? 0;
     const run = await syncIn(repo);
     expect(run.stderr).toContain('@acme/d  v0 (theirs, over v0: same version)');
-    expect(drafts.stats.byRoute.get - gets).toBe(0);
+    expect((drafts.stats.byRoute.get ?? 0) - gets).toBe(0);
     expect(await read(repo, 'prompts.lock.json')).toBe(theirs);
     expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: repo, env: {} })).code).toBe(0);
   });
