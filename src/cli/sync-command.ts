@@ -31,6 +31,7 @@ function summary(result: SyncResult, rootDir: string) {
     retries: result.retries,
     rateLimited: result.status429,
     durationMs: result.durationMs,
+    ...(result.resolvedConflict ? { resolvedConflict: result.resolvedConflict } : {}),
   };
 }
 
@@ -56,6 +57,11 @@ export async function runSyncCommand(ctx: CommandContext, options: SyncCommandOp
     return 0;
   }
   const { colors } = ctx.logger;
+  if (result.resolvedConflict) {
+    const { hunks, decisions } = result.resolvedConflict;
+    ctx.logger.info(`Merged the git conflict in ${path.relative(config.rootDir, config.lockfilePath)} (${plural(hunks, 'conflict')}): every version either side locked is kept`);
+    for (const d of decisions) ctx.logger.info(`  ${d.name}  ${d.version} (${d.kept}${d.other ? `, over ${d.other}` : ''}: ${d.reason})`);
+  }
   const seconds = (result.durationMs / 1000).toFixed(1);
   const touched = result.added.length + result.changed.length + result.removed.length;
   const requests = `${plural(result.requests, 'request')}${result.retries ? `, ${plural(result.retries, 'retry', 'retries')}` : ''}`;

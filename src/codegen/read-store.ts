@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { LockfileError } from '../errors.js';
 import type { Limits } from '../limits.js';
-import { decodeLockfile, type Lockfile } from '../store/lockfile-format.js';
+import type { Lockfile } from '../store/lockfile-format.js';
+import { decodeUnconflictedLockfile } from '../store/lockfile-merge.js';
 import { snapshotPath } from '../store/paths.js';
 import { integrityOf } from '../store/integrity.js';
 import { decodeSnapshot, snapshotIntegrity } from '../store/snapshot-format.js';
@@ -77,7 +78,8 @@ export async function readStore(
   mismatched: string[] = [],
 ): Promise<CodegenPrompt[]> {
   const text = lockfileText ?? (await readLockfileText(location.lockfilePath));
-  const lockfile: Lockfile = decodeLockfile(text, displayPath(location.lockfilePath));
+  // A conflicted lockfile is not resolved here (generate writes only the module): the error says to run `promptlock sync`.
+  const lockfile: Lockfile = decodeUnconflictedLockfile(text, displayPath(location.lockfilePath));
   const names = Object.keys(lockfile.prompts);
   const out: CodegenPrompt[] = [];
   const problems: string[] = [];

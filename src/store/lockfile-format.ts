@@ -108,7 +108,7 @@ export function decodeLockfile(text: string, where: string): Lockfile {
     data = JSON.parse(text);
   } catch (error) {
     throw new LockfileError(`Lockfile ${where} is not valid JSON: ${(error as Error).message}`, {
-      hint: 'Resolve any merge conflict in it, or delete it and run `promptlock sync`.',
+      hint: 'Restore it from git (after a merge, `git checkout --merge -- <lockfile>`), then run `promptlock sync`: it resolves merge conflicts.',
     });
   }
   const result = lockfileSchema.safeParse(data);

@@ -3,14 +3,15 @@ import type { Limits } from '../limits.js';
 import type { Prompt } from '../types.js';
 import type { StoreView } from './commit-changes.js';
 import { integrityOf } from './integrity.js';
-import { decodeLockfile, type LockEntry, type Lockfile } from './lockfile-format.js';
+import { type LockEntry, type Lockfile } from './lockfile-format.js';
+import { decodeUnconflictedLockfile } from './lockfile-merge.js';
 import { contextFilePath, snapshotPath } from './paths.js';
 import { decodeSnapshot, snapshotIntegrity } from './snapshot-format.js';
 
-/** The lockfile, or undefined when there is none yet. */
+/** The lockfile, or undefined when there is none yet. Conflict markers: an error saying to run `promptlock sync`. */
 export async function readLockfile(view: StoreView, lockfilePath: string): Promise<Lockfile | undefined> {
   const bytes = await view.readFile(lockfilePath);
-  return bytes === undefined ? undefined : decodeLockfile(bytes.toString('utf8'), lockfilePath);
+  return bytes === undefined ? undefined : decodeUnconflictedLockfile(bytes.toString('utf8'), lockfilePath);
 }
 
 export type SnapshotState =

@@ -5,6 +5,7 @@ import { readLockedSnapshot } from '../store/read-store.js';
 import type { Prompt } from '../types.js';
 import { compareConfigWithLock } from './compare-config.js';
 import { fetchPrompt } from './fetch-prompt.js';
+import { exactSelector } from './merge-resolution.js';
 import { mapAll, type RunContext, type Work } from './run-context.js';
 
 export async function frozenWork(ctx: RunContext): Promise<Work> {
@@ -37,7 +38,7 @@ export async function frozenWork(ctx: RunContext): Promise<Work> {
       withFiles,
       limits: config.limits,
       apiKey: config.apiKey,
-      exactVersion: entry.version === 'v0' ? 'draft' : entry.version,
+      exactVersion: exactSelector(entry.version),
     });
     if (got.entry.integrity !== entry.integrity) {
       throw new LockfileError(`${name}@${entry.version} on the service no longer matches the lockfile (${state.problem}).`, {

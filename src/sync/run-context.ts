@@ -15,6 +15,8 @@ export interface RunContext {
   entries: readonly RequestedEntry[];
   withFiles: boolean;
   connect: () => Promise<SyncClient>;
+  /** Names whose locked version this run keeps (a merged lockfile: src/sync/merge-resolution.ts). */
+  hold?: ReadonlySet<string>;
 }
 
 /** What a run decided: the new lockfile, the prompts it fetched, and the ones it kept. */

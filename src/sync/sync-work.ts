@@ -8,6 +8,7 @@ import { fetchPrompt, type ReusableFile } from './fetch-prompt.js';
 import { listedNames } from './list-names.js';
 import { resolveTargets, type Target } from './resolve-targets.js';
 import { reusableFiles } from './reusable-files.js';
+import { exactSelector } from './merge-resolution.js';
 import { mapAll, type RunContext, type Work } from './run-context.js';
 
 function isPinnedAndLocked(target: Target, locked: LockEntry | undefined): boolean {
@@ -29,7 +30,9 @@ export async function syncWork(ctx: RunContext): Promise<Work> {
   const kept = new Map<string, Prompt>();
   const results = await mapAll(targets, async (target) => {
     const locked = previous.prompts[target.name];
-    if (isPinnedAndLocked(target, locked)) {
+    // Held (after a merge conflict): kept at its locked version even when its selector floats.
+    const held = ctx.hold?.has(target.name) === true && locked?.selector === target.selector;
+    if (held || isPinnedAndLocked(target, locked)) {
       const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked!, withFiles, config.limits);
       const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked!.files?.[c.id]);
       if (state.ok && filesComplete) {
@@ -40,7 +43,13 @@ export async function syncWork(ctx: RunContext): Promise<Work> {
     }
     const reusable: ReadonlyMap<string, ReusableFile> = withFiles && locked ? await reusableFiles(view, config.snapshotsDir, locked) : new Map();
     try {
-      const fetched = await fetchPrompt(await connect(), target.name, target.selector, { withFiles, reusable, limits: config.limits, apiKey: config.apiKey });
+      const fetched = await fetchPrompt(await connect(), target.name, target.selector, {
+        withFiles,
+        reusable,
+        limits: config.limits,
+        apiKey: config.apiKey,
+        ...(held ? { exactVersion: exactSelector(locked!.version) } : {}),
+      });
       options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total: targets.length, fetched: true });
       return { name: target.name, entry: fetched.entry, fetched };
     } catch (error) {

@@ -7,10 +7,11 @@ import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
 import { commitChanges, openStoreView, recoverStore, type StoreView } from '../store/commit-changes.js';
 import { emptyLockfile, type Lockfile } from '../store/lockfile-format.js';
-import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
+import { readLockedSnapshot } from '../store/read-store.js';
 import { acquireRunLock } from '../store/run-lock.js';
 import type { Prompt } from '../types.js';
 import { frozenWork } from './frozen-work.js';
+import { readPreviousLockfile, type ConflictResolution } from './merge-resolution.js';
 import { requestedEntries } from './requested-entries.js';
 import type { RunContext, Work } from './run-context.js';
 import { planStoreChanges } from './store-changes.js';
@@ -58,6 +59,8 @@ export interface SyncResult {
   retries: number;
   status429: number;
   durationMs: number;
+  /** Set when the lockfile had git conflict markers: how both sides were merged. */
+  resolvedConflict?: ConflictResolution;
 }
 
 export async function sync(options: SyncOptions): Promise<SyncResult> {
@@ -73,10 +76,14 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
   try {
     if (!options.dryRun) await recoverStore(config.rootDir);
     const view = await openStoreView(config.rootDir);
-    const previous = (await readLockfile(view, config.lockfilePath)) ?? emptyLockfile();
-    const ctx: RunContext = { options, view, previous, entries: requestedEntries(config.prompts), withFiles, connect };
+    const entries = requestedEntries(config.prompts);
+    const { lockfile, resolution } = await readPreviousLockfile(view, config, entries);
+    const previous = lockfile ?? emptyLockfile();
+    const hold = resolution ? new Set(Object.keys(previous.prompts)) : undefined;
+    const ctx: RunContext = { options, view, previous, entries, withFiles, connect, ...(hold ? { hold } : {}) };
     const work = options.frozen ? await frozenWork(ctx) : await syncWork(ctx);
-    return await finish(options, view, previous, work, started, client);
+    const result = await finish(options, view, previous, work, started, client);
+    return resolution ? { ...result, resolvedConflict: resolution } : result;
   } finally {
     await connecting?.catch(() => undefined);
     await client?.close();

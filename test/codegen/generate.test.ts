@@ -91,7 +91,11 @@ describe('generate', () => {
 
   const broken: Array<[string, { damage: () => Promise<void>; want: RegExp }]> = [
     ['a missing lockfile', { damage: () => rm(store.lockfilePath), want: /^Lockfile .*prompts\.lock\.json not found\.$/ }],
-    ['a lockfile that is not JSON', { damage: () => writeFile(store.lockfilePath, '<<<<<<< HEAD'), want: /^Lockfile .* is not valid JSON/ }],
+    ['a lockfile that is not JSON', { damage: () => writeFile(store.lockfilePath, '{ "lockfileVersion": '), want: /^Lockfile .* is not valid JSON/ }],
+    [
+      'a lockfile with git conflict markers',
+      { damage: () => writeFile(store.lockfilePath, '{\n<<<<<<< HEAD\n'), want: /^Lockfile .* has unresolved git merge conflict markers \(line 2\)\.$/ },
+    ],
     [
       'a missing snapshot',
       { damage: () => rm(path.join(store.snapshotsDir, 'acme', 'welcome.json')), want: /^Snapshot .*acme[/\\]welcome\.json of @acme\/welcome not found\.$/ },
