@@ -94,7 +94,8 @@ function toJavaScript(text: string): string {
   const { outputText } = typescript.transpileModule(text, {
     compilerOptions: { target: typescript.ScriptTarget.ES2022, module: typescript.ModuleKind.ESNext, removeComments: false },
   });
-  const out = outputText.replace(/\r\n/g, '\n').replace(/\n*export \{\};\s*$/, '').trimEnd();
+  // The helper alone is a script to the compiler, which marks it strict; a module already is.
+  const out = outputText.replace(/\r\n/g, '\n').replace(/^"use strict";\n/, '').replace(/\n*export \{\};\s*$/, '').trimEnd();
   transpiled.set(text, out);
   return out;
 }
