@@ -65,6 +65,12 @@ describe('a browser bundle', () => {
   });
 });
 
+it('the module exports its prompts and types, never its runtime helpers', async () => {
+  const mod = await importModule(generateModule(PROMPTS), dir, 'exports');
+  expect(Object.keys(mod).sort()).toEqual(['other', 'prompts', 'support']);
+  expect(generateModule(PROMPTS)).not.toMatch(/export function \$/);
+});
+
 describe('the returned object', () => {
   it('has no omitted field at run time, and still requires every variable of the prompt', async () => {
     const mod = await importModule<Record<string, (v?: object) => Record<string, unknown>>>(generateModule(PROMPTS, { omit: ['context', 'systemPrompt', 'critiquePrompt', 'metadata'] }), dir, 'all-omitted');
