@@ -25,8 +25,13 @@ export default defineConfig({
   // The lockfile, relative to this file. Commit it.
   // lockfile: 'prompts.lock.json',
 
-  // The generated TypeScript module, relative to this file. `promptlock generate` rebuilds it.
+  // The generated module, relative to this file. `promptlock generate` rebuilds it. A .js or
+  // .mjs path writes JavaScript with its types beside it (.d.ts / .d.mts).
   // output: 'src/generated/prompts.ts',
+
+  // Fields left out of every generated prompt, e.g. for a module bundled into a browser app:
+  // any text that reaches a browser is public.
+  // omit: ['systemPrompt', 'critiquePrompt', 'context', 'metadata'],
 
   // Requests in flight at once.
   // concurrency: 16,

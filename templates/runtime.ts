@@ -4,9 +4,12 @@
  *
  * Kept as a real .ts file (type-checked with the project, imported by tests) rather than a string,
  * so the code that ends up in users' builds is the code the tests ran. Rules for this file:
- * no imports, no top-level statements with side effects (bundlers must be able to drop it), and
- * every declaration exported, so a strict `noUnusedLocals` build never flags a helper that a
- * given module happens not to use. Names start with `$`, which no generated prompt name can.
+ * no imports, no top-level statements with side effects (bundlers must be able to drop it), one
+ * declaration per JSDoc-led block, and one member per line in `RenderedPrompt` (the generator
+ * leaves out the members a config's `omit` names). The interfaces are exported by the module;
+ * the helpers, whose names start with `$` (which no generated prompt name can), are exported here
+ * for the tests only: the module copies each one it uses without `export`, so they are never part
+ * of its API and a strict `noUnusedLocals` build never sees one unused.
  */
 
 /** One attached context file or URL, as the prompt service describes it. */

@@ -6,12 +6,13 @@ import { open } from 'node:fs/promises';
 import { PromptlockError } from '../errors.js';
 import { displayPath } from './display-path.js';
 import { inputsDigest, readInputsLine } from './inputs-digest.js';
+import { moduleFormat, optionsKey, type ModuleOptions } from './module-format.js';
 import { readLockfileText } from './read-lockfile-text.js';
 import type { StoreLocation } from './read-store.js';
 import { runtimeSource } from './runtime-source.js';
 import { writeIfChanged } from './write-if-changed.js';
 
-export interface GenerateOptions extends StoreLocation {
+export interface GenerateOptions extends StoreLocation, ModuleOptions {
   outputPath: string;
   /** Rebuild even when the module's recorded inputs match the lockfile. */
   force?: boolean;
@@ -48,12 +49,12 @@ async function readHead(file: string, bytes = 512): Promise<string | undefined> 
 }
 
 /** The module text for the store, without writing it (what `check` compares with the file). */
-export async function renderModuleFromStore(options: StoreLocation): Promise<string> {
+export async function renderModuleFromStore(options: StoreLocation & { file?: 'ts' | 'js' | 'dts'; omit?: ModuleOptions['omit'] }): Promise<string> {
   const [{ readStore }, { generateModule }] = await Promise.all([
     import('./read-store.js'),
     import('./generate-module.js'),
   ]);
-  return generateModule(await readStore(options));
+  return generateModule(await readStore(options), options);
 }
 
 /**
@@ -65,22 +66,25 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const { outputPath } = options;
   const lockfileText = await readLockfileText(options.lockfilePath);
   if (!options.force) {
-    const recorded = readInputsLine((await readHead(outputPath)) ?? '');
-    if (recorded && recorded.digest === inputsDigest(lockfileText, runtimeSource())) {
-      return { outputPath, written: false, count: recorded.count, mismatched: [] };
+    // Every file of the module (a .js output's .d.ts too) must record these inputs.
+    const { declarationPath } = moduleFormat(outputPath);
+    const digest = inputsDigest(lockfileText, runtimeSource() + optionsKey(options));
+    const recorded = await Promise.all([outputPath, declarationPath].filter((file) => file !== undefined).map(async (file) => readInputsLine((await readHead(file)) ?? '')));
+    if (recorded.every((line) => line?.digest === digest)) {
+      return { outputPath, written: false, count: recorded[0]!.count, mismatched: [] };
     }
   }
   // Loaded only now: the schema checks and the emitter are not needed when nothing changed.
-  const [{ readStore }, { generateModule }] = await Promise.all([
+  const [{ readStore }, { generateModuleFiles }] = await Promise.all([
     import('./read-store.js'),
     import('./generate-module.js'),
   ]);
   const mismatched: string[] = [];
   const prompts = await readStore(options, lockfileText, mismatched);
-  const source = generateModule(prompts);
-  let written: boolean;
+  const files = generateModuleFiles(prompts, options);
+  let written = false;
   try {
-    written = await writeIfChanged(outputPath, source);
+    for (const file of files) written = (await writeIfChanged(file.path, file.content)) || written;
   } catch (error) {
     throw new PromptlockError(`Cannot write the module to ${displayPath(outputPath)}: ${(error as Error).message}`, {
       hint: 'Check the "output" option of the config and that its folder is writable.',

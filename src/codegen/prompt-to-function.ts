@@ -1,12 +1,14 @@
 /**
  * One prompt → one exported function: JSDoc, a typed `variables` parameter (none when the prompt
  * has no variables), the presence check, and the returned object with its texts precompiled.
+ * As TypeScript, as JavaScript, or as its declaration for a `.d.ts` file.
  */
-import type { Prompt, TextField } from '../types.js';
+import { PROMPT_FIELD_ORDER, type Prompt, type TextField } from '../types.js';
 import { listVariables, type Variable, type VariableType } from '../template/index.js';
 import type { LockEntry } from '../store/lockfile-format.js';
 import { compileText } from './compile-text.js';
 import { docText, jsonLiteral, propertyKey, stringLiteral } from './escape.js';
+import type { OmittableField } from './module-format.js';
 import { promptFields } from './prompt-fields.js';
 
 /** One prompt to generate: its base package name, lock entry and decoded snapshot. */
@@ -16,6 +18,9 @@ export interface CodegenPrompt {
   entry: LockEntry;
   prompt: Prompt;
 }
+
+/** The spec's fields: a module that omits some carries only these (see runtime-source.ts). */
+const FIELD_ORDER_SET: ReadonlySet<string> = new Set(PROMPT_FIELD_ORDER);
 
 /** DESIGN.md's type map; unknown hints were already typed `string` by the template module. */
 const TS_TYPES: Readonly<Record<VariableType, string>> = {
@@ -52,29 +57,58 @@ function parameter(variables: readonly Variable[]): string {
   return lines.join('\n');
 }
 
+/** What a function is emitted as and which fields it leaves out. */
+export interface FunctionOptions {
+  file: 'ts' | 'js' | 'dts';
+  omit: readonly OmittableField[];
+}
+
+/** A function's source and the runtime helpers it calls. */
+export interface FunctionSource {
+  source: string;
+  /** Calls `$values` (the prompt has variables). */
+  values: boolean;
+  /** Calls `$join` (an emitted text has placeholders). */
+  join: boolean;
+}
+
 /** The source of the exported function `functionName` for one prompt. */
-export function promptToFunction(item: CodegenPrompt, functionName: string): string {
+export function promptToFunction(item: CodegenPrompt, functionName: string, options: FunctionOptions = { file: 'ts', omit: [] }): FunctionSource {
   const { name, prompt } = item;
+  const { file, omit } = options;
+  // Every variable of every text, omitted texts too: the function's signature is the prompt's
+  // contract (the lockfile's variables), the same in a server module and a browser one.
   const variables = listVariables(texts(prompt), name);
   const indexes = new Map(variables.map((variable, i) => [variable.name, i]));
   const index = (variable: string) => indexes.get(variable)!;
-
-  const lines = [functionDoc(item), `export function ${functionName}(${parameter(variables)}): RenderedPrompt {`];
-  if (variables.length > 0) {
-    // One array of values read by index: checking cost linear in the number of variables.
-    const names = variables.map((variable) => stringLiteral(variable.name)).join(', ');
-    lines.push(`  const v = $values(${stringLiteral(name)}, variables, [${names}]);`);
+  const omitted = new Set<string>(omit);
+  // Fields are checked (and their order fixed) even for a declaration, so every format fails alike.
+  const fields = promptFields(prompt, name).filter(([key]) => !omitted.has(key) && (omit.length === 0 || FIELD_ORDER_SET.has(key)));
+  const doc = functionDoc(item);
+  if (file === 'dts') {
+    return { source: `${doc}\nexport declare function ${functionName}(${parameter(variables)}): RenderedPrompt;`, values: false, join: false };
   }
-  lines.push('  return {');
-  for (const [key, value] of promptFields(prompt, name)) {
+  const typed = file === 'ts';
+  const signature = typed ? `${functionName}(${parameter(variables)}): RenderedPrompt` : `${functionName}(${variables.length > 0 ? 'variables' : ''})`;
+  const body: string[] = [];
+  let join = false;
+  for (const [key, value] of fields) {
     if (value !== undefined) {
-      lines.push(`    ${propertyKey(key)}: ${jsonLiteral(value)},`);
+      body.push(`    ${propertyKey(key)}: ${jsonLiteral(value)},`);
       continue;
     }
     const text = prompt[key as TextField];
     const expression = typeof text === 'string' ? compileText(text, index, '      ') : 'null';
-    lines.push(`    ${key}: ${expression},`);
+    join ||= expression.startsWith('$join(');
+    body.push(`    ${key}: ${expression},`);
   }
-  lines.push('  };', '}');
-  return lines.join('\n');
+  const lines = [doc, `export function ${signature} {`];
+  if (variables.length > 0) {
+    // One array of values read by index: checking cost linear in the number of variables. Read
+    // even when no emitted text uses them, so a call missing one fails in every module alike.
+    const names = variables.map((variable) => stringLiteral(variable.name)).join(', ');
+    lines.push(`  ${join ? 'const v = ' : ''}$values(${stringLiteral(name)}, variables, [${names}]);`);
+  }
+  lines.push('  return {', ...body, '  };', '}');
+  return { source: lines.join('\n'), values: variables.length > 0, join };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OMITTABLE_FIELDS } from '../codegen/module-format.js';
 import { DEFAULT_LIMITS, LIMIT_NAMES, type LimitName } from '../limits.js';
 import { BASE_URL_ALLOWED, DEFAULT_BASE_URL, baseUrlProblem } from './base-url.js';
 import { PROMPT_ENTRY_ALLOWED, promptEntryProblems } from './prompt-entry.js';
@@ -13,7 +14,8 @@ export const OPTION_ALLOWED = {
   workspace: 'a workspace slug (lower-case letters, digits and hyphens)',
   snapshots: 'a folder path, relative to the config file',
   lockfile: 'a file path, relative to the config file',
-  output: 'a .ts file path, relative to the config file',
+  output: 'a .ts, .mts, .cts, .js or .mjs file path, relative to the config file',
+  omit: `an array of field names to leave out of the module (${OMITTABLE_FIELDS.map((field) => JSON.stringify(field)).join(', ')})`,
   concurrency: 'an integer from 1 to 256',
   watchInterval: 'a number of seconds from 0.1 to 86400',
   contextFiles: 'true or false',
@@ -50,7 +52,9 @@ export const configSchema = z.strictObject({
   workspace: z.string().regex(/^[a-z0-9-]+$/).optional(),
   snapshots: path.default('prompts'),
   lockfile: path.default('prompts.lock.json'),
-  output: path.regex(/\.(ts|mts|cts)$/).default('src/generated/prompts.ts'),
+  // Not `.d.ts`: that is the declaration file a `.js` output gets beside it.
+  output: path.regex(/^(?![\s\S]*\.d\.[mc]?ts$)[\s\S]*\.(ts|mts|cts|js|mjs)$/).default('src/generated/prompts.ts'),
+  omit: z.array(z.enum(OMITTABLE_FIELDS)).default([]),
   concurrency: z.number().int().min(1).max(256).default(16),
   watchInterval: z.number().min(0.1).max(86_400).default(30),
   contextFiles: z.boolean().default(false),

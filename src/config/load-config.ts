@@ -60,6 +60,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     snapshotsDir,
     lockfilePath,
     outputPath,
+    omit: parsed.omit,
     concurrency: parsed.concurrency,
     watchInterval: parsed.watchInterval,
     contextFiles: parsed.contextFiles,

@@ -27,10 +27,17 @@ export interface UserConfig {
    */
   lockfile?: string;
   /**
-   * The generated TypeScript module, relative to the config file.
+   * The generated module, relative to the config file: a TypeScript file (`.ts`, `.mts`, `.cts`),
+   * or for JavaScript projects a `.js`/`.mjs` file, written with its types beside it (`.d.ts`/`.d.mts`).
    * @default 'src/generated/prompts.ts'
    */
   output?: string;
+  /**
+   * Fields left out of every generated prompt object (and of its type), e.g. for a module bundled
+   * into a browser app. Prompt texts that reach a browser are public: omit what must stay private.
+   * @default []
+   */
+  omit?: Array<'systemPrompt' | 'critiquePrompt' | 'context' | 'metadata'>;
   /**
    * Requests in flight at once.
    * @default 16
@@ -72,6 +79,8 @@ export interface ResolvedConfig {
   snapshotsDir: string;
   lockfilePath: string;
   outputPath: string;
+  /** Fields the module leaves out. */
+  omit: Array<'systemPrompt' | 'critiquePrompt' | 'context' | 'metadata'>;
   concurrency: number;
   watchInterval: number;
   contextFiles: boolean;

@@ -3,7 +3,7 @@
  * variables vs snapshots, module vs snapshots (and the module type-checks); with `remote`, the
  * lockfile vs the service. Every problem is reported; the caller decides the exit code.
  */
-import { generateModule, typecheckModule } from '../codegen/index.js';
+import { generateModuleFiles, typecheckModule } from '../codegen/index.js';
 import type { ResolvedConfig } from '../config/types.js';
 import path from 'node:path';
 import { PromptlockError } from '../errors.js';
@@ -104,12 +104,23 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   if (prompts.size === names.length && derived.size === names.length) {
     // Built from the entries the snapshots imply, not from the lockfile's word: a lockfile edited
     // to another version or id makes the module differ too.
-    const expected = generateModule(names.map((name) => ({ name, entry: derived.get(name)!, prompt: prompts.get(name)! })));
-    const actual = (await view.readFile(config.outputPath))?.toString('utf8');
-    if (actual === undefined) problems.push(`the module ${config.outputPath} is missing: run \`promptlock generate\``);
-    else if (actual !== expected) problems.push(`the module ${config.outputPath} does not match the snapshots: run \`promptlock generate\``);
-    else if (options.typecheck !== false) {
-      for (const diagnostic of await typecheckModule(actual, config.outputPath)) problems.push(`the module does not type-check: ${diagnostic}`);
+    const files = generateModuleFiles(
+      names.map((name) => ({ name, entry: derived.get(name)!, prompt: prompts.get(name)! })),
+      { outputPath: config.outputPath, omit: config.omit },
+    );
+    // Every file of the module: a `.js` output and the `.d.ts` beside it must both match.
+    let matching = true;
+    for (const file of files) {
+      const actual = (await view.readFile(file.path))?.toString('utf8');
+      if (actual === undefined) problems.push(`the module ${file.path} is missing: run \`promptlock generate\``);
+      else if (actual !== file.content) problems.push(`the module ${file.path} does not match the snapshots: run \`promptlock generate\``);
+      matching &&= actual === file.content;
+    }
+    if (matching && options.typecheck !== false) {
+      const [code, declarations] = files;
+      // A `.d.ts` is what a JavaScript project's compiler reads; its code is plain JavaScript.
+      const checked = declarations ?? code!;
+      for (const diagnostic of await typecheckModule(checked.content, checked.path)) problems.push(`the module does not type-check: ${diagnostic}`);
     }
   } else {
     problems.push(`the module ${config.outputPath} cannot be checked until the snapshots are fixed`);

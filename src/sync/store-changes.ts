@@ -52,11 +52,11 @@ export interface PlanInput {
   view: StoreView;
   snapshotsDir: string;
   lockfilePath: string;
-  outputPath: string;
   previous: Lockfile;
   next: Lockfile;
   fetched: readonly FetchedPrompt[];
-  moduleText: string | undefined;
+  /** The module's files (a `.js` output's `.d.ts` too); none for a dry run. */
+  moduleFiles: ReadonlyArray<{ path: string; content: string }>;
   /** Remove snapshots of prompts that are not in `next` (not for partial syncs). */
   prune: boolean;
 }
@@ -96,6 +96,6 @@ export async function planStoreChanges(input: PlanInput): Promise<StoreChange[]>
     for (const file of prompt.files) changes.push({ kind: 'write', path: toFile(prompt.name, file.path), content: file.content });
   }
   changes.push({ kind: 'write', path: input.lockfilePath, content: encodeLockfile(input.next) });
-  if (input.moduleText !== undefined) changes.push({ kind: 'write', path: input.outputPath, content: input.moduleText });
+  for (const file of input.moduleFiles) changes.push({ kind: 'write', path: file.path, content: file.content });
   return changes;
 }

@@ -2,7 +2,7 @@
  * The sync engine: resolve what the config asks for, fetch what changed, and commit snapshots,
  * lockfile and module in one transaction. `frozen` installs from the lockfile instead.
  */
-import { generateModule } from '../codegen/index.js';
+import { generateModuleFiles } from '../codegen/index.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
 import { commitChanges, openStoreView, recoverStore, type StoreView } from '../store/commit-changes.js';
@@ -138,20 +138,20 @@ async function finish(
   let deleted: string[] = [];
   if (!options.dryRun) {
     options.onEvent?.({ type: 'phase', phase: 'write' });
-    const moduleText = generateModule(
+    const moduleFiles = generateModuleFiles(
       Object.keys(work.next.prompts)
         .sort()
         .map((name) => ({ name, entry: work.next.prompts[name]!, prompt: after.get(name)! })),
+      { outputPath: config.outputPath, omit: config.omit },
     );
     const changes = await planStoreChanges({
       view,
       snapshotsDir: config.snapshotsDir,
       lockfilePath: config.lockfilePath,
-      outputPath: config.outputPath,
       previous,
       next: work.next,
       fetched: work.fetched,
-      moduleText,
+      moduleFiles,
       prune: !work.partial && !options.frozen,
     });
     ({ written, deleted } = await commitChanges(config.rootDir, changes, { storeDir: config.snapshotsDir }));

@@ -3,10 +3,10 @@
  * prompt's text and none of the others'.
  */
 import { build } from 'esbuild';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { generateModule } from '../../src/codegen/index.js';
+import { generateModule, generateModuleFiles } from '../../src/codegen/index.js';
 import { codegenPrompt, tempDir } from './helpers.js';
 
 const COUNT = 1_000;
@@ -25,6 +25,10 @@ beforeAll(async () => {
     }),
   );
   await writeFile(path.join(dir, 'prompts.ts'), generateModule(prompts));
+  for (const file of generateModuleFiles(prompts, { outputPath: path.join(dir, 'js/prompts.js') })) {
+    await mkdir(path.dirname(file.path), { recursive: true });
+    await writeFile(file.path, file.content);
+  }
 });
 afterAll(() => remove());
 
@@ -54,4 +58,10 @@ it('a bundle importing one prompt out of 1,000 holds only that prompt', async ()
 it('a bundle importing the prompts map holds all of them', async () => {
   const code = await bundle(`import { prompts } from './prompts.js';\nconsole.log(Object.keys(prompts).length);\n`);
   expect(new Set(markersIn(code)).size).toBe(COUNT);
+});
+
+it('the JavaScript output tree-shakes the same way', async () => {
+  const code = await bundle(`import { prompt500 } from './js/prompts.js';\nconsole.log(prompt500({ name: 'Ada' }).content);\n`);
+  expect(new Set(markersIn(code))).toEqual(new Set([500]));
+  expect(code).toContain('is missing variable');
 });

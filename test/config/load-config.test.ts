@@ -43,6 +43,7 @@ describe('loadConfig: finding and loading', () => {
       snapshotsDir: path.join(root, 'prompts'),
       lockfilePath: path.join(root, 'prompts.lock.json'),
       outputPath: path.join(root, 'src/generated/prompts.ts'),
+      omit: [],
       concurrency: 16,
       watchInterval: 30,
       contextFiles: false,

@@ -41,11 +41,10 @@ describe('context file paths cannot escape <pkg>.files/', () => {
         view: await openStoreView(root),
         snapshotsDir: snapshots,
         lockfilePath: path.join(root, 'prompts.lock.json'),
-        outputPath: path.join(root, 'out.ts'),
         previous: emptyLockfile(),
         next: emptyLockfile(),
         fetched: [withFile(relative)],
-        moduleText: '',
+        moduleFiles: [{ path: path.join(root, 'out.ts'), content: '' }],
         prune: true,
       });
       await expect(plan).rejects.toThrow(LockfileError);

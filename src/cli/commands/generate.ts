@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { action, type CliRuntime } from '../action.js';
+import type { GenerateOptions } from '../../codegen/generate.js';
 import type { CommandContext } from '../context.js';
 
 interface GenerateFlags {
@@ -20,11 +21,12 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
   if (await finishInterruptedRun(config.rootDir, 'generate')) {
     ctx.logger.info('Completed the writes of an interrupted sync first.');
   }
-  if (!existsSync(config.lockfilePath)) return generateEmpty(ctx, config.lockfilePath, config.outputPath);
+  if (!existsSync(config.lockfilePath)) return generateEmpty(ctx, config.lockfilePath, config.outputPath, config.omit);
   const result = await generate({
     lockfilePath: config.lockfilePath,
     snapshotsDir: config.snapshotsDir,
     outputPath: config.outputPath,
+    omit: config.omit,
     limits: config.limits,
     force: Boolean(flags.force),
   });
@@ -47,12 +49,13 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
  * must not fail. The module is written with no prompts (it type-checks, `prompts` is empty), and
  * the message says how to fill it. Exit 0.
  */
-async function generateEmpty(ctx: CommandContext, lockfilePath: string, outputPath: string): Promise<number> {
-  const [{ generateModule }, { writeIfChanged }] = await Promise.all([
-    import('../../codegen/index.js'),
+async function generateEmpty(ctx: CommandContext, lockfilePath: string, outputPath: string, omit: GenerateOptions['omit']): Promise<number> {
+  const [{ generateModuleFiles }, { writeIfChanged }] = await Promise.all([
+    import('../../codegen/generate-module.js'),
     import('../../codegen/write-if-changed.js'),
   ]);
-  const written = await writeIfChanged(outputPath, generateModule([]));
+  let written = false;
+  for (const file of generateModuleFiles([], { outputPath, omit })) written = (await writeIfChanged(file.path, file.content)) || written;
   const shown = relative(ctx.io.cwd, outputPath) || outputPath;
   const lockfile = relative(ctx.io.cwd, lockfilePath) || lockfilePath;
   if (ctx.globals.json) {

@@ -1,0 +1,54 @@
+/**
+ * What the module is written as, from the config: its format (TypeScript, or JavaScript with a
+ * declaration file beside it) from the `output` file's extension, and the fields it leaves out
+ * (`omit`). Small and dependency-free: the config schema, `generate`'s up-to-date check and the
+ * emitter all read it. See README "The generated module".
+ */
+
+/** Fields of the returned object a module can leave out (`omit`), e.g. for a browser bundle. */
+export const OMITTABLE_FIELDS = ['systemPrompt', 'critiquePrompt', 'context', 'metadata'] as const;
+export type OmittableField = (typeof OMITTABLE_FIELDS)[number];
+
+/** `ts`: one `.ts`/`.mts`/`.cts` file. `js`: a `.js`/`.mjs` file and its `.d.ts`/`.d.mts`. */
+export type ModuleFormat = 'ts' | 'js';
+
+/** How the module is emitted; both fields default to today's module (`.ts`, every field). */
+export interface ModuleOptions {
+  /** The module's path (its extension picks the format). */
+  outputPath?: string;
+  /** Fields left out of every returned object and of `RenderedPrompt`. */
+  omit?: readonly OmittableField[];
+}
+
+/** One file of the module: the code, and for JavaScript output its declarations. */
+export interface ModuleFile {
+  path: string;
+  content: string;
+}
+
+/** Output extensions and the declaration file each one gets. */
+const DECLARATION: Readonly<Record<string, string | undefined>> = { '.js': '.d.ts', '.mjs': '.d.mts' };
+
+/** The format of `outputPath` and, for JavaScript, the path of its declaration file. */
+export function moduleFormat(outputPath = 'prompts.ts'): { format: ModuleFormat; declarationPath?: string } {
+  const extension = /\.[^./\\]+$/.exec(outputPath)?.[0] ?? '';
+  const declaration = DECLARATION[extension];
+  if (declaration === undefined) return { format: 'ts' };
+  return { format: 'js', declarationPath: outputPath.slice(0, -extension.length) + declaration };
+}
+
+/** The omitted fields in one canonical order, so `['a','b']` and `['b','a']` build the same module. */
+export function omittedFields(options: ModuleOptions): OmittableField[] {
+  const omit = new Set(options.omit ?? []);
+  return OMITTABLE_FIELDS.filter((field) => omit.has(field));
+}
+
+/**
+ * The options' part of the module's inputs digest: a module built for other options is rebuilt.
+ * Empty for the default module, so the digest of an existing `.ts` module is unchanged by them.
+ */
+export function optionsKey(options: ModuleOptions): string {
+  const omit = omittedFields(options);
+  const { format } = moduleFormat(options.outputPath);
+  return format === 'ts' && omit.length === 0 ? '' : `\n${JSON.stringify({ format, omit })}`;
+}
