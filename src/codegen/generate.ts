@@ -13,6 +13,8 @@ import { writeIfChanged } from './write-if-changed.js';
 
 export interface GenerateOptions extends StoreLocation {
   outputPath: string;
+  /** The project folder: the module is never written outside it, nor through a link leading out of it. */
+  rootDir: string;
   /** Rebuild even when the module's recorded inputs match the lockfile. */
   force?: boolean;
 }
@@ -80,8 +82,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const source = generateModule(prompts);
   let written: boolean;
   try {
-    written = await writeIfChanged(outputPath, source);
+    written = await writeIfChanged(outputPath, source, options.rootDir);
   } catch (error) {
+    if (error instanceof PromptlockError) throw error; // refused by the path guard, which says why
     throw new PromptlockError(`Cannot write the module to ${displayPath(outputPath)}: ${(error as Error).message}`, {
       hint: 'Check the "output" option of the config and that its folder is writable.',
       cause: error,

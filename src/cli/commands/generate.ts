@@ -23,6 +23,7 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
     lockfilePath: config.lockfilePath,
     snapshotsDir: config.snapshotsDir,
     outputPath: config.outputPath,
+    rootDir: config.rootDir,
     force: Boolean(flags.force),
   });
   const shown = relative(ctx.io.cwd, result.outputPath) || result.outputPath;
