@@ -91,7 +91,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const config = await load(options);
   const [{ generate: run }, { finishInterruptedRun }] = await Promise.all([import('./codegen/generate.js'), import('./store/finish-interrupted-run.js')]);
   await finishInterruptedRun(config.rootDir, 'generate');
-  return run({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, force: Boolean(options.force) });
+  return run({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, rootDir: config.rootDir, force: Boolean(options.force) });
 }
 
 /** `promptlock check`: writes nothing; every problem found is in `problems` (empty: all agree). */

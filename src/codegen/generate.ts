@@ -14,6 +14,8 @@ import { writeIfChanged } from './write-if-changed.js';
 
 export interface GenerateOptions extends StoreLocation, ModuleOptions {
   outputPath: string;
+  /** The project folder: the module is never written outside it, nor through a link leading out of it. */
+  rootDir: string;
   /** Rebuild even when the module's recorded inputs match the lockfile. */
   force?: boolean;
 }
@@ -84,8 +86,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const files = generateModuleFiles(prompts, options);
   let written = false;
   try {
-    for (const file of files) written = (await writeIfChanged(file.path, file.content)) || written;
+    for (const file of files) written = (await writeIfChanged(file.path, file.content, options.rootDir)) || written;
   } catch (error) {
+    if (error instanceof PromptlockError) throw error; // refused by the path guard, which says why
     throw new PromptlockError(`Cannot write the module to ${displayPath(outputPath)}: ${(error as Error).message}`, {
       hint: 'Check the "output" option of the config and that its folder is writable.',
       cause: error,

@@ -1,18 +1,23 @@
 /**
- * All writes of one run land together or not at all. Changes are staged as files in a journal
- * folder under `.promptlock/`; writing `journal.json` (atomically, by rename) is the commit point.
- * Only then are staged files renamed over their targets. A run killed before the commit point
- * leaves the previous files untouched; one killed after it is rolled forward by the next run
- * (`recoverStore`), and readers in between see the committed state through `openStoreView`.
+ * All writes of one run land together or not at all. The new bytes of every changed file go into
+ * one journal file under `.promptlock/` (see journal-file.ts), fsynced once with its folder;
+ * renaming it from `tx-….pending` to `tx-….journal` is the commit point. Only then is each target
+ * replaced (a temporary file beside it, then a rename: a reader never sees half a file). The files
+ * themselves are not fsynced: until the journal is removed it can write them again. A run killed
+ * before the commit point leaves the previous files untouched; one killed after it is rolled
+ * forward by the next run (`recoverStore`), and readers in between see the committed state through
+ * `openStoreView`.
  *
- * Every path is checked before it is touched (`StorePathGuard`): inside the project, never through
- * a symbolic link out of it, nor through any link in the snapshots folder. A failure after the
- * commit point never wedges the project: an operation that can never succeed is skipped, one that
- * may (a full or read-only disk) leaves the journal, marked failed, for the next run to complete.
+ * Every path is checked before it is touched (`StorePathGuard`), when staging and again when
+ * applying: inside the project, never through a symbolic link out of it, nor through any link in
+ * the snapshots folder. A failure after the commit point never wedges the project: an operation
+ * that can never succeed is skipped, one that may (a full or read-only disk) leaves the journal,
+ * marked failed, for the next run to complete.
  */
-import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, FileSystemError, PromptlockError } from '../errors.js';
+import { decodeJournal, writeJournal, type Journal, type JournalOp } from './journal-file.js';
 import { isWithin, StorePathGuard } from './paths.js';
 import { ensureWorkDir, workDirOf } from './work-dir.js';
 
@@ -21,29 +26,12 @@ export type StoreChange =
   /** Removes a file or folder; `pruneUpTo` also removes parent folders left empty, up to (not including) that folder. */
   | { kind: 'delete'; path: string; pruneUpTo?: string };
 
-interface JournalOp {
-  kind: 'write' | 'delete';
-  target: string;
-  staged?: string;
-  pruneUpTo?: string;
-}
-
-interface Journal {
-  ops: JournalOp[];
-  /** The snapshots folder, for the path guard when a later run applies the journal. */
-  storeDir?: string;
-}
-
-const JOURNAL = 'journal.json';
-
-async function readIfExists(file: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EISDIR') return undefined;
-    throw error;
-  }
-}
+/** A journal being written: never committed while it has this name. */
+const PENDING = '.pending';
+/** A committed journal: the rename to this name is the commit point. */
+const COMMITTED = '.journal';
+/** Marks a committed journal whose apply failed in a live run: readers then see the real files. */
+const FAILED = '.failed.json';
 
 /** The current bytes of a file about to be replaced; a folder there cannot be replaced by a file. */
 async function readCurrent(file: string): Promise<Buffer | undefined> {
@@ -68,27 +56,41 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
-async function writeDurable(file: string, content: string | Uint8Array): Promise<void> {
-  const handle = await open(file, 'w');
+const asBuffer = (content: string | Uint8Array): Buffer =>
+  typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+
+/**
+ * Replaces `target` (whose folder exists) with `content`: written beside it under a fixed temporary
+ * name, then renamed over it. The temporary file is created exclusively; a leftover under that name
+ * (an interrupted apply, or a planted link) is removed first, so nothing is written through a link.
+ */
+async function replaceFile(target: string, content: Buffer): Promise<void> {
+  const temp = `${target}.promptlock-tmp`;
   try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    try {
+      await writeFile(temp, content, { flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      await rm(temp, { force: true });
+      await writeFile(temp, content, { flag: 'wx' });
+    }
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
   }
 }
 
-/** Renames a staged file over its target (whose folder exists). */
-async function moveInto(staged: string, target: string): Promise<void> {
+/** Makes a rename in `dir` durable. Platforms that cannot open or sync a folder skip it. */
+async function syncFolder(dir: string): Promise<void> {
+  let handle;
   try {
-    await rename(staged, target);
+    handle = await open(dir, 'r');
+    await handle.sync();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    // Target on another file system: copy next to it, then rename there (still atomic per file).
-    const temp = `${target}.promptlock-tmp`;
-    await copyFile(staged, temp);
-    await rename(temp, target);
-    await rm(staged, { force: true });
+    if (!['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'EBADF'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  } finally {
+    await handle?.close();
   }
 }
 
@@ -105,22 +107,28 @@ async function pruneEmptyParents(target: string, stopAt: string): Promise<void> 
 }
 
 /**
- * Failpoint for the crash tests: `PROMPTLOCK_FAILPOINT_APPLY=N` kills this process (SIGKILL, as a
- * power cut would) after N operations of a committed journal were applied.
+ * Failpoints for the crash tests, which kill this process (SIGKILL, as a power cut would) at a
+ * given moment of a commit: `PROMPTLOCK_FAILPOINT=journal-written` (journal written, not yet
+ * fsynced), `=journal-synced` (fsynced, not yet renamed: the moment before the commit point), and
+ * `PROMPTLOCK_FAILPOINT_APPLY=N` once N operations of a committed journal were applied (in a live
+ * run or in the replay of a later one; writes applied alongside may be half done, as in a real crash).
  */
-function failpoint(applied: number): void {
+function failpoint(name: string): void {
+  if (process.env.PROMPTLOCK_FAILPOINT === name) process.kill(process.pid, 'SIGKILL');
+}
+
+function applyFailpoint(applied: number): void {
   const at = process.env.PROMPTLOCK_FAILPOINT_APPLY;
   if (at !== undefined && Number(at) === applied) process.kill(process.pid, 'SIGKILL');
 }
 
 /**
  * Errors after which retrying an operation cannot help: the target is a folder, a file sits where
- * a folder belongs, a link was refused, the staged bytes are gone. Such an operation is skipped (the
- * next sync rewrites what is missing) instead of wedging every later run on the same journal.
- * Anything else (no space, read-only, no permission, I/O) may pass: the journal stays and the next
- * run retries it.
+ * a folder belongs, a link was refused. Such an operation is skipped (the next sync rewrites what is
+ * missing) instead of wedging every later run on the same journal. Anything else (no space,
+ * read-only, no permission, I/O) may pass: the journal stays and the next run retries it.
  */
-const PERMANENT = new Set(['EISDIR', 'ENOTDIR', 'ENOTEMPTY', 'EEXIST', 'ELOOP', 'EINVAL', 'ENAMETOOLONG', 'ENOENT']);
+const PERMANENT = new Set(['EISDIR', 'ERR_FS_EISDIR', 'ENOTDIR', 'ENOTEMPTY', 'EEXIST', 'ELOOP', 'EINVAL', 'ENAMETOOLONG', 'ENOENT']);
 
 function isPermanent(error: unknown): boolean {
   if (error instanceof FileSystemError) return error.code !== undefined && PERMANENT.has(error.code);
@@ -128,52 +136,70 @@ function isPermanent(error: unknown): boolean {
   return PERMANENT.has((error as NodeJS.ErrnoException).code ?? '');
 }
 
-/** Marks a committed journal whose apply failed in a live run: readers then see the real files. */
-const FAILED = 'failed.json';
+const journalPath = (workDir: string, id: string, suffix: string) => path.join(workDir, `${id}${suffix}`);
 
-/** Applies a committed journal and removes it; returns the operations skipped (see PERMANENT). */
-async function applyJournal(rootDir: string, txDir: string, journal: Journal, guard?: StorePathGuard): Promise<string[]> {
+/**
+ * Applies a committed journal (`<id>.journal` in `workDir`) and removes it; returns the operations
+ * skipped (see PERMANENT). Consecutive writes to distinct files are applied APPLY_PARALLELISM at a
+ * time; a delete (which may prune a folder a write needs) waits for what precedes it and runs alone.
+ */
+async function applyJournal(rootDir: string, workDir: string, id: string, journal: Journal, guard?: StorePathGuard): Promise<string[]> {
   const check = guard ?? new StorePathGuard(rootDir, journal.storeDir);
   const root = path.resolve(rootDir);
-  const madeDirs = new Set<string>();
+  const madeDirs = new Map<string, Promise<unknown>>();
   const skipped: string[] = [];
-  for (const [applied, op] of journal.ops.entries()) {
-    failpoint(applied);
+  let applied = 0;
+  let failure: unknown;
+  const applyOne = async (index: number): Promise<void> => {
+    const op = journal.ops[index]!;
     try {
       await check.check(op.target, op.kind === 'write' ? 'write' : 'remove');
       if (op.kind === 'write') {
-        const staged = path.join(txDir, op.staged!);
         const dir = path.dirname(op.target);
-        if (!madeDirs.has(dir)) {
-          await mkdir(dir, { recursive: true });
-          madeDirs.add(dir);
-        }
-        try {
-          await moveInto(staged, op.target);
-        } catch (error) {
-          // Already moved by an earlier, interrupted apply: the staged file is gone, the target there.
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !(await exists(op.target))) throw error;
-        }
+        if (!madeDirs.has(dir)) madeDirs.set(dir, mkdir(dir, { recursive: true }));
+        await madeDirs.get(dir);
+        await replaceFile(op.target, journal.content(index));
       } else {
         await rm(op.target, { recursive: true, force: true });
         const stopAt = op.pruneUpTo && isWithin(root, op.pruneUpTo) ? path.resolve(op.pruneUpTo) : root;
         await pruneEmptyParents(op.target, stopAt);
       }
     } catch (error) {
-      if (isPermanent(error)) {
-        skipped.push(`${op.target}: ${(error as Error).message}`);
-        continue;
-      }
-      const failure = asFileSystemError(error, op.kind === 'write' ? 'write' : 'remove', op.target);
-      await writeFile(path.join(txDir, FAILED), JSON.stringify({ error: (failure as Error).message })).catch(() => undefined);
-      throw failure;
+      if (op.kind === 'write') madeDirs.delete(path.dirname(op.target)); // a failed mkdir is retried by the next write there
+      if (isPermanent(error)) skipped.push(`${op.target}: ${(error as Error).message}`);
+      else failure ??= asFileSystemError(error, op.kind === 'write' ? 'write' : 'remove', op.target);
     }
+    applyFailpoint(++applied);
+  };
+  applyFailpoint(0);
+  // Groups of ops to run together: writes to distinct files, or one delete.
+  const groups: number[][] = [];
+  let targets = new Set<string>();
+  for (const [index, op] of journal.ops.entries()) {
+    const last = groups.at(-1);
+    if (op.kind === 'write' && last && journal.ops[last[0]!]!.kind === 'write' && !targets.has(op.target)) {
+      last.push(index);
+    } else {
+      groups.push([index]);
+      targets = new Set();
+    }
+    targets.add(op.target);
   }
-  await rm(txDir, { recursive: true, force: true });
+  for (const group of groups) {
+    await eachLimited(group, APPLY_PARALLELISM, applyOne);
+    if (failure) break;
+  }
+  if (failure) {
+    await writeFile(journalPath(workDir, id, FAILED), JSON.stringify({ error: (failure as Error).message })).catch(() => undefined);
+    throw failure;
+  }
+  // The marker first: a journal left without it (killed in between) is merely applied again.
+  await rm(journalPath(workDir, id, FAILED), { force: true });
+  await rm(journalPath(workDir, id, COMMITTED), { force: true });
   return skipped;
 }
 
-/** Runs `task` over `items` with at most `limit` in flight (file writes: the disk likes a queue). */
+/** Runs `task` over `items` with at most `limit` in flight (the disk likes a queue). */
 async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
@@ -185,8 +211,10 @@ async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** Files written (and fsynced) at once while staging: measured 2,000 files 1.8–2.4 s serial, ~0.5 s at 32. */
-const WRITE_PARALLELISM = 32;
+/** Files checked and compared at once before staging. */
+const READ_PARALLELISM = 32;
+/** Files replaced at once when applying a journal: 2,000 files one by one took about twice as long. */
+const APPLY_PARALLELISM = 32;
 
 export interface CommitResult {
   written: string[];
@@ -206,49 +234,55 @@ export interface CommitOptions {
  */
 export async function commitChanges(rootDir: string, changes: readonly StoreChange[], options: CommitOptions = {}): Promise<CommitResult> {
   const guard = new StorePathGuard(rootDir, options.storeDir);
+  const bytes = new Array<Buffer | undefined>(changes.length);
   const keep = new Array<boolean>(changes.length).fill(true);
-  await eachLimited(changes, WRITE_PARALLELISM, async (change, index) => {
+  await eachLimited(changes, READ_PARALLELISM, async (change, index) => {
     await guard.check(change.path, change.kind === 'write' ? 'write' : 'remove');
     if (change.kind === 'write') {
+      const content = (bytes[index] = asBuffer(change.content));
       const current = await readCurrent(change.path);
-      if (current && current.equals(typeof change.content === 'string' ? Buffer.from(change.content) : change.content)) keep[index] = false;
+      if (current && current.equals(content)) keep[index] = false;
     } else if (!(await exists(change.path))) {
       keep[index] = false;
     }
   });
-  const effective = changes.filter((_, index) => keep[index]);
+  const effective = changes.flatMap((change, index) => (keep[index] ? [{ change, content: bytes[index] }] : []));
   const result: CommitResult = {
-    written: effective.filter((c) => c.kind === 'write').map((c) => c.path),
-    deleted: effective.filter((c) => c.kind === 'delete').map((c) => c.path),
+    written: effective.filter(({ change }) => change.kind === 'write').map(({ change }) => change.path),
+    deleted: effective.filter(({ change }) => change.kind === 'delete').map(({ change }) => change.path),
   };
   if (effective.length === 0) return result;
 
   const workDir = await ensureWorkDir(rootDir);
-  const txDir = path.join(workDir, `tx-${process.pid}-${Date.now()}`);
-  const ops: JournalOp[] = effective.map((change, index) =>
+  const id = `tx-${process.pid}-${Date.now()}`;
+  const pending = journalPath(workDir, id, PENDING);
+  const committed = journalPath(workDir, id, COMMITTED);
+  const ops: JournalOp[] = effective.map(({ change, content }) =>
     change.kind === 'write'
-      ? { kind: 'write', target: change.path, staged: `${index}.staged` }
+      ? { kind: 'write', target: change.path, size: content!.byteLength }
       : { kind: 'delete', target: change.path, ...(change.pruneUpTo ? { pruneUpTo: change.pruneUpTo } : {}) },
   );
-  const journal: Journal = { ops, ...(options.storeDir ? { storeDir: options.storeDir } : {}) };
-  let staging = txDir;
+  const header = { ops, ...(options.storeDir ? { storeDir: options.storeDir } : {}) };
   try {
-    await mkdir(txDir, { recursive: true });
-    await eachLimited(effective, WRITE_PARALLELISM, async (change, index) => {
-      if (change.kind !== 'write') return;
-      const file = path.join(txDir, ops[index]!.staged!);
-      staging = file;
-      await writeDurable(file, change.content);
-    });
-    staging = path.join(txDir, `${JOURNAL}.tmp`);
-    await writeDurable(staging, JSON.stringify(journal));
-    await rename(staging, path.join(txDir, JOURNAL)); // the commit point
+    const handle = await open(pending, 'wx');
+    try {
+      await writeJournal(handle, header, effective.map(({ content }) => content));
+      failpoint('journal-written');
+      await handle.sync(); // the one fsync of the commit's data
+    } finally {
+      await handle.close();
+    }
+    failpoint('journal-synced');
+    await rename(pending, committed); // the commit point
+    await syncFolder(workDir); // ...made durable before any target is replaced
   } catch (error) {
-    // Nothing was committed: the previous files stand. Free what was staged (a full disk stays full otherwise).
-    await rm(txDir, { recursive: true, force: true }).catch(() => undefined);
-    throw asFileSystemError(error, 'write', (error as NodeJS.ErrnoException).path ?? staging);
+    // Nothing was applied: the previous files stand. Free the journal (a full disk stays full otherwise).
+    await rm(pending, { force: true }).catch(() => undefined);
+    await rm(committed, { force: true }).catch(() => undefined);
+    throw asFileSystemError(error, 'write', (error as NodeJS.ErrnoException).path ?? pending);
   }
-  const skipped = await applyJournal(rootDir, txDir, journal, guard);
+  const journal: Journal = { ...header, content: (index) => effective[index]!.content! };
+  const skipped = await applyJournal(rootDir, workDir, id, journal, guard);
   if (skipped.length > 0) {
     throw new PromptlockError(`Could not apply ${skipped.length} of the committed writes:\n  - ${skipped.join('\n  - ')}`, {
       hint: 'They were skipped and everything else was written. Fix what is named above, then run `promptlock sync`: it rewrites what is missing.',
@@ -257,34 +291,31 @@ export async function commitChanges(rootDir: string, changes: readonly StoreChan
   return result;
 }
 
-interface PendingJournal {
-  txDir: string;
-  /** Undefined when the run was interrupted before its commit point. */
+interface PendingTransaction {
+  id: string;
+  /** Every file of this transaction in the work folder (to remove when it is discarded). */
+  entries: string[];
+  /** The committed journal; undefined when the run was interrupted before its commit point, or it is torn. */
   journal: Journal | undefined;
   /** Set when a live run failed to apply this committed journal (its error message). */
   failed: string | undefined;
 }
 
-/** A journal as read back from disk, keeping only well-formed operations (a hand-made one may be anything). */
-function parseJournal(text: string): Journal {
-  let data: Partial<Journal> | undefined;
+async function readIfExists(file: string): Promise<Buffer | undefined> {
   try {
-    data = JSON.parse(text) as Partial<Journal>;
-  } catch {
-    return { ops: [] };
+    return await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR') return undefined;
+    throw asFileSystemError(error, 'read', file);
   }
-  const ops = (Array.isArray(data?.ops) ? data.ops : []).filter(
-    (op): op is JournalOp =>
-      !!op &&
-      typeof op.target === 'string' &&
-      path.isAbsolute(op.target) &&
-      (op.pruneUpTo === undefined || typeof op.pruneUpTo === 'string') &&
-      (op.kind === 'delete' || (op.kind === 'write' && typeof op.staged === 'string' && /^\d+\.staged$/.test(op.staged))),
-  );
-  return { ops, ...(typeof data?.storeDir === 'string' ? { storeDir: data.storeDir } : {}) };
 }
 
-async function pendingJournals(rootDir: string): Promise<PendingJournal[]> {
+/**
+ * The transactions interrupted runs left in the work folder, oldest name first. Throws
+ * DamagedJournalError for a committed journal that is whole but does not match its checksum.
+ */
+async function pendingTransactions(rootDir: string): Promise<PendingTransaction[]> {
   const workDir = workDirOf(rootDir);
   let names: string[];
   try {
@@ -292,35 +323,52 @@ async function pendingJournals(rootDir: string): Promise<PendingJournal[]> {
   } catch {
     return [];
   }
-  const out: PendingJournal[] = [];
+  const byId = new Map<string, string[]>();
   for (const name of names) {
-    const txDir = path.join(workDir, name);
-    const journal = await readIfExists(path.join(txDir, JOURNAL));
-    const failed = await readIfExists(path.join(txDir, FAILED));
+    const suffix = [PENDING, COMMITTED, FAILED].find((s) => name.endsWith(s));
+    const id = suffix ? name.slice(0, -suffix.length) : name; // anything else (a folder of an older version, say) is discarded
+    byId.set(id, [...(byId.get(id) ?? []), name]);
+  }
+  const out: PendingTransaction[] = [];
+  for (const [id, entries] of byId) {
+    const file = journalPath(workDir, id, COMMITTED);
+    const bytes = entries.includes(`${id}${COMMITTED}`) ? await readIfExists(file) : undefined;
+    const journal = bytes ? decodeJournal(bytes, file) : undefined;
+    const failed = journal && entries.includes(`${id}${FAILED}`) ? await readIfExists(journalPath(workDir, id, FAILED)) : undefined;
     out.push({
-      txDir,
-      journal: journal ? parseJournal(journal.toString('utf8')) : undefined,
-      failed: failed ? String((JSON.parse(failed.toString('utf8') || '{}') as { error?: unknown }).error ?? 'failed') : undefined,
+      id,
+      entries: entries.map((name) => path.join(workDir, name)),
+      journal,
+      failed: failed ? failedMessage(failed) : undefined,
     });
   }
   return out;
 }
 
+function failedMessage(bytes: Buffer): string {
+  try {
+    return String((JSON.parse(bytes.toString('utf8')) as { error?: unknown }).error ?? 'failed');
+  } catch {
+    return 'failed';
+  }
+}
+
 /**
- * Finishes what an interrupted run committed and discards what it had not. Call with the run lock
- * held, before reading the store to change it. Returns true when something was recovered. An
- * operation that can never succeed (see PERMANENT) is skipped, so no journal wedges the project;
- * the sync that follows rewrites what it finds missing. One that may succeed later (no space, a
- * read-only disk) throws a FileSystemError and the journal stays for the next run.
+ * Finishes what an interrupted run committed and discards what it had not (a journal still being
+ * written, or torn). Call with the run lock held, before reading the store to change it. Returns
+ * true when something was recovered. An operation that can never succeed (see PERMANENT) is
+ * skipped, so no journal wedges the project; the sync that follows rewrites what it finds missing.
+ * One that may succeed later (no space, a read-only disk) throws a FileSystemError and the journal
+ * stays for the next run. A damaged committed journal is refused (DamagedJournalError), never applied.
  */
 export async function recoverStore(rootDir: string): Promise<boolean> {
   let recovered = false;
-  for (const { txDir, journal } of await pendingJournals(rootDir)) {
+  for (const { id, entries, journal } of await pendingTransactions(rootDir)) {
     if (journal) {
-      await applyJournal(rootDir, txDir, journal);
+      await applyJournal(rootDir, workDirOf(rootDir), id, journal);
       recovered = true;
     } else {
-      await rm(txDir, { recursive: true, force: true });
+      for (const entry of entries) await rm(entry, { recursive: true, force: true });
     }
   }
   return recovered;
@@ -334,22 +382,21 @@ export interface StoreView {
 }
 
 export async function openStoreView(rootDir: string): Promise<StoreView> {
-  const overlay = new Map<string, string | null>();
+  const overlay = new Map<string, Buffer | null>();
   const failedCommits: string[] = [];
-  for (const { txDir, journal, failed } of await pendingJournals(rootDir)) {
+  for (const { journal, failed } of await pendingTransactions(rootDir)) {
     // A run that failed (rather than being killed) told its user so; its journal is not the truth
     // until a run completes it, so readers see the real files.
     if (failed !== undefined) {
       failedCommits.push(failed);
       continue;
     }
-    for (const op of journal?.ops ?? []) {
+    for (const [index, op] of (journal?.ops ?? []).entries()) {
       if (op.kind === 'delete') {
         overlay.set(op.target, null);
         for (const key of overlay.keys()) if (key.startsWith(op.target + path.sep)) overlay.set(key, null);
       } else {
-        const staged = path.join(txDir, op.staged!);
-        if (await readIfExists(staged)) overlay.set(op.target, staged);
+        overlay.set(op.target, journal!.content(index));
       }
     }
   }
@@ -358,9 +405,9 @@ export async function openStoreView(rootDir: string): Promise<StoreView> {
     async readFile(file) {
       const redirected = overlay.get(file);
       if (redirected === null) return undefined;
-      if (redirected !== undefined) return readIfExists(redirected);
-      for (const [target, staged] of overlay) {
-        if (staged === null && file.startsWith(target + path.sep)) return undefined;
+      if (redirected !== undefined) return redirected;
+      for (const [target, content] of overlay) {
+        if (content === null && file.startsWith(target + path.sep)) return undefined;
       }
       return readIfExists(file);
     },

@@ -188,7 +188,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       return;
     }
     try {
-      const result = await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, omit: config.omit, limits: config.limits, force: true });
+      const result = await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, rootDir: config.rootDir, omit: config.omit, limits: config.limits, force: true });
       stats.generates++;
       if (result.written) log.success(`Regenerated ${display(result.outputPath)} (${result.count} ${result.count === 1 ? 'prompt' : 'prompts'})`);
       for (const name of await editedSnapshots(config, files)) {

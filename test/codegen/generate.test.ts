@@ -16,7 +16,7 @@ const PROMPTS = [
 
 let dir: string;
 let remove: () => Promise<void>;
-let store: { lockfilePath: string; snapshotsDir: string };
+let store: { lockfilePath: string; snapshotsDir: string; rootDir: string };
 let outputPath: string;
 beforeEach(async () => {
   ({ dir, remove } = await tempDir('generate'));

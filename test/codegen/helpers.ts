@@ -54,7 +54,7 @@ export function codegenPrompt(name: string, fields: Partial<Prompt> = {}): Codeg
 export async function writeStore(
   dir: string,
   prompts: readonly CodegenPrompt[],
-): Promise<{ lockfilePath: string; snapshotsDir: string }> {
+): Promise<{ lockfilePath: string; snapshotsDir: string; rootDir: string }> {
   const lockfile: Lockfile = { lockfileVersion: 1, prompts: {} };
   const snapshotsDir = path.join(dir, 'prompts');
   for (const item of prompts) {
@@ -65,7 +65,7 @@ export async function writeStore(
   }
   const lockfilePath = path.join(dir, 'prompts.lock.json');
   await writeFile(lockfilePath, encodeLockfile(lockfile));
-  return { lockfilePath, snapshotsDir };
+  return { lockfilePath, snapshotsDir, rootDir: dir };
 }
 
 export async function tempDir(label: string): Promise<{ dir: string; remove: () => Promise<void> }> {

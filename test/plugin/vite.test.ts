@@ -60,7 +60,7 @@ describe('promptlock/vite in a production build', () => {
   it("fails the build with promptlock's message and hint when the store is broken", async () => {
     const dir = await app(WELCOME_MAIN);
     await writeFile(path.join(dir, 'prompts.lock.json'), '{ "lockfileVersion": 1, "prompts": ');
-    const expected = await generate({ lockfilePath: path.join(dir, 'prompts.lock.json'), snapshotsDir: path.join(dir, 'prompts'), outputPath: path.join(dir, 'unused.ts') }).then(
+    const expected = await generate({ lockfilePath: path.join(dir, 'prompts.lock.json'), snapshotsDir: path.join(dir, 'prompts'), outputPath: path.join(dir, 'unused.ts'), rootDir: dir }).then(
       () => undefined,
       (error: unknown) => error,
     );

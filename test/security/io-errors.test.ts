@@ -67,15 +67,15 @@ describe('disk failures are named by path and cause', () => {
     const dir = await project({ baseUrl: server.url, prompts: ['@bulk/prompt-0000'] });
     expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
     const before = await storeTree(dir);
-    // promptlock's work folder (where a sync stages) on a disk of 64 KiB; 60 prompts need ~150 KiB.
+    // promptlock's work folder (where a sync writes its journal) on a disk of 64 KiB; 60 prompts need ~350 KiB.
     expect(mountTmpfs(path.join(dir, '.promptlock'), '64k')).toBe(true);
     await writeFile(path.join(dir, 'prompts.config.json'), JSON.stringify({ baseUrl: server.url, prompts: ['@bulk/*'] }));
     const run = await runBuiltCli(['sync'], { cwd: dir, env });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/Cannot write \.promptlock\/tx-[\d-]+\/[\w.]+: no space left on the device \(ENOSPC\)\./);
+    expect(run.stderr).toMatch(/Cannot write \.promptlock\/tx-[\d-]+\.pending: no space left on the device \(ENOSPC\)\./);
     expect(run.stderr).toContain('Free some space');
     expect(run.stderr).not.toContain('unexpected failure');
-    expect(await readdir(path.join(dir, '.promptlock'))).toEqual(['.gitignore']); // staging and run lock gone
+    expect(await readdir(path.join(dir, '.promptlock'))).toEqual(['.gitignore']); // the journal and run lock gone
     const used = execFileSync('df', ['--output=used', '-k', path.join(dir, '.promptlock')], { encoding: 'utf8' }).split('\n')[1]!.trim();
     expect(Number(used)).toBeLessThan(16); // the space is free again
     expect(await storeTree(dir)).toEqual(before);

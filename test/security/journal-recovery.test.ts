@@ -7,7 +7,7 @@
  * orphans too: snapshots the journal prunes are not reported.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,10 +16,11 @@ import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { removeDir, storeTree } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
+import { writeJournalFile } from '../helpers/journal.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
 const { serve, project, defer } = disposables();
-const txDirs = async (dir: string) => (await readdir(path.join(dir, '.promptlock'))).filter((n) => n.startsWith('tx-'));
+const txFiles = async (dir: string) => (await readdir(path.join(dir, '.promptlock'))).filter((n) => n.startsWith('tx-'));
 
 let folder: string;
 let server: RunningServer;
@@ -39,34 +40,29 @@ describe('a journal that cannot be applied never wedges the project', () => {
     await writeFile(path.join(away, 'canary.txt'), 'canary');
     // What a run with a context item id ".." committed: `bulk/prompt-0000.files/..` joined to the
     // workspace folder itself. Then ops a hand-made journal could add.
-    const tx = path.join(dir, '.promptlock/tx-1-1');
-    await mkdir(tx, { recursive: true });
-    await writeFile(path.join(tx, '0.staged'), 'file content');
-    await writeFile(path.join(tx, '1.staged'), 'escaped');
     const ops = [
-      { kind: 'write', target: path.join(dir, 'prompts/bulk'), staged: '0.staged' },
-      { kind: 'write', target: path.join(away, 'canary.txt'), staged: '1.staged' },
-      { kind: 'write', target: path.join(dir, 'prompts/bulk/x.json'), staged: '../../../canary' },
-      { kind: 'delete', target: path.join(away, 'canary.txt') },
-      { kind: 'delete', target: away, pruneUpTo: '/' },
+      { kind: 'write' as const, target: path.join(dir, 'prompts/bulk') },
+      { kind: 'write' as const, target: path.join(away, 'canary.txt') },
+      { kind: 'write' as const, target: path.join(dir, 'prompts/bulk/../../../canary') },
+      { kind: 'delete' as const, target: path.join(away, 'canary.txt') },
+      { kind: 'delete' as const, target: away, pruneUpTo: '/' },
     ];
-    await writeFile(path.join(tx, 'journal.json'), JSON.stringify({ ops }));
+    const contents = ['file content', 'escaped', 'escaped', undefined, undefined];
+    await writeJournalFile(dir, ops, contents);
 
     const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
     expect(check.code, check.stderr).toBe(0);
     const generate = await runBuiltCli(['generate'], { cwd: dir, env: {} });
     expect(generate.code, generate.stderr).toBe(0);
-    expect(await txDirs(dir)).toEqual([]);
+    expect(await txFiles(dir)).toEqual([]);
     expect(await readFile(path.join(away, 'canary.txt'), 'utf8')).toBe('canary');
     expect(await storeTree(dir)).toEqual(before);
 
     // The same journal again, this time met by sync.
-    await mkdir(tx, { recursive: true });
-    await writeFile(path.join(tx, '0.staged'), 'file content');
-    await writeFile(path.join(tx, 'journal.json'), JSON.stringify({ ops }));
+    await writeJournalFile(dir, ops, contents);
     const sync = await runBuiltCli(['sync'], { cwd: dir, env });
     expect(sync.code, sync.stderr).toBe(0);
-    expect(await txDirs(dir)).toEqual([]);
+    expect(await txFiles(dir)).toEqual([]);
     expect(await readFile(path.join(away, 'canary.txt'), 'utf8')).toBe('canary');
     expect(await storeTree(dir)).toEqual(before);
     expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} })).code).toBe(0);
@@ -102,7 +98,7 @@ describe('a journal that cannot be applied never wedges the project', () => {
       }
       const resume = await runBuiltCli(['sync'], { cwd: dir, env });
       expect(resume.code, resume.stderr).toBe(0);
-      expect(await txDirs(dir)).toEqual([]);
+      expect(await txFiles(dir)).toEqual([]);
       expect(JSON.parse(await readFile(path.join(dir, 'prompts.lock.json'), 'utf8')).prompts['@bulk/prompt-0004'].version).toBe('v2');
       expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} })).code).toBe(0);
     },

@@ -1,6 +1,6 @@
 /**
- * Finding 2 (sync/prune side): a symbolic link inside the snapshots folder must never make sync
- * write, or prune delete, outside the project. Real links, the built CLI, the real local service; a
+ * Finding 2: a symbolic link inside the snapshots folder must never make sync write, or prune
+ * delete, outside the project; nor may a link at or above the module make `generate` write outside it. Real links, the built CLI, the real local service; a
  * folder outside the project holds a canary that must survive every run.
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -133,5 +133,48 @@ describe('the snapshots folder itself as a link', () => {
     });
     await expect(write).rejects.toThrow(`${path.join(other, 'prompts')} is a symbolic link to ${away}, leading out of the project`);
     await expectUntouched(away, 'keep.txt');
+  });
+});
+
+describe('generate never writes the module through a link out of the project', () => {
+  const synced = async () => {
+    const dir = await project(config(['@acme/welcome']));
+    expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
+    await rm(path.join(dir, 'src/generated'), { recursive: true });
+    return dir;
+  };
+
+  it('src/generated as a link to a folder outside: refused, naming the link; the canary keeps its bytes', async () => {
+    const away = await outside('prompts.ts');
+    const dir = await synced();
+    await symlink(away, path.join(dir, 'src/generated'));
+    for (const args of [['generate'], ['generate', '--force']]) {
+      const run = await runBuiltCli(args, { cwd: dir, env: {} });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`Refusing to write ${path.join(dir, 'src/generated/prompts.ts')}: ${path.join(dir, 'src/generated')} is a symbolic link to ${away}, leading out of the project.`);
+      expect(run.stderr).toContain('Replace the link with a real folder or file');
+      expect(run.stderr).not.toContain('unexpected failure');
+      await expectUntouched(away, 'prompts.ts');
+    }
+  });
+
+  it('the module file itself as a link to a file outside: refused; the file it points at keeps its bytes', async () => {
+    const away = await outside('prompts.ts');
+    const dir = await synced();
+    await mkdir(path.join(dir, 'src/generated'));
+    await symlink(path.join(away, 'prompts.ts'), path.join(dir, 'src/generated/prompts.ts'));
+    const run = await runBuiltCli(['generate'], { cwd: dir, env: {} });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('src/generated/prompts.ts is a symbolic link');
+    await expectUntouched(away, 'prompts.ts');
+  });
+
+  it('a link that stays inside the project is followed', async () => {
+    const dir = await synced();
+    await mkdir(path.join(dir, 'build/generated'), { recursive: true });
+    await symlink(path.join(dir, 'build/generated'), path.join(dir, 'src/generated'));
+    const run = await runBuiltCli(['generate'], { cwd: dir, env: {} });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await readFile(path.join(dir, 'build/generated/prompts.ts'), 'utf8')).toContain('"@acme/welcome": welcome,');
   });
 });

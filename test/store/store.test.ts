@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { decodeLockfile, encodeLockfile } from '../../src/store/lockfile-format.
 import { acquireRunLock } from '../../src/store/run-lock.js';
 import { decodeSnapshot, encodeSnapshot, snapshotIntegrity } from '../../src/store/snapshot-format.js';
 import type { Prompt } from '../../src/types.js';
+import { writeJournalFile } from '../helpers/journal.js';
 
 const prompt = (content: string): Prompt => ({
   id: 'pmt_1',
@@ -111,28 +112,99 @@ describe('journaled commits', () => {
 
   it('a committed journal left by a killed run is visible to readers and rolled forward by recovery', async () => {
     const target = path.join(root, 'lock.json');
+    const gone = path.join(root, 'p/gone.json');
     await writeFile(target, 'old');
-    // What a run killed right after its commit point leaves behind.
-    const tx = path.join(root, '.promptlock/tx-1-1');
-    await mkdir(tx, { recursive: true });
-    await writeFile(path.join(tx, '0.staged'), 'new');
-    await writeFile(path.join(tx, 'journal.json'), JSON.stringify({ ops: [{ kind: 'write', target, staged: '0.staged' }] }));
-    expect((await (await openStoreView(root)).readFile(target))?.toString()).toBe('new');
+    await mkdir(path.dirname(gone));
+    await writeFile(gone, 'gone');
+    await writeJournalFile(root, [{ kind: 'write', target }, { kind: 'delete', target: gone, pruneUpTo: root }, { kind: 'write', target: path.join(root, 'p/q/new.json') }], ['new', undefined, 'N']);
+    const view = await openStoreView(root);
+    expect((await view.readFile(target))?.toString()).toBe('new');
+    expect(await view.readFile(gone)).toBeUndefined();
+    expect((await view.readFile(path.join(root, 'p/q/new.json')))?.toString()).toBe('N');
     expect(await readFile(target, 'utf8')).toBe('old'); // the view writes nothing
     expect(await recoverStore(root)).toBe(true);
     expect(await readFile(target, 'utf8')).toBe('new');
+    expect(await readFile(path.join(root, 'p/q/new.json'), 'utf8')).toBe('N');
+    await expect(stat(gone)).rejects.toThrow();
+    expect(await readdir(path.join(root, '.promptlock'))).toEqual([]);
     expect(await recoverStore(root)).toBe(false);
   });
 
-  it('an uncommitted journal (no journal.json) is discarded: the old files stand', async () => {
+  it('replaying a committed journal twice (killed during its first replay) gives the same files', async () => {
+    const a = path.join(root, 'a.json');
+    const b = path.join(root, 'b.json');
+    await writeFile(a, 'old a');
+    await writeFile(b, 'old b');
+    const journal = await writeJournalFile(root, [{ kind: 'write', target: a }, { kind: 'write', target: b }], ['new a', 'new b']);
+    const bytes = await readFile(journal);
+    // The first replay got as far as a's temporary file and b, then died.
+    await writeFile(`${a}.promptlock-tmp`, 'new');
+    await writeFile(b, 'new b');
+    expect(await recoverStore(root)).toBe(true);
+    await writeFile(journal, bytes); // as if the removal of the journal was lost
+    expect(await recoverStore(root)).toBe(true);
+    expect([await readFile(a, 'utf8'), await readFile(b, 'utf8')]).toEqual(['new a', 'new b']);
+    expect((await readdir(root)).sort()).toEqual(['.promptlock', 'a.json', 'b.json']);
+  });
+
+  it('an uncommitted journal (still .pending) is discarded: the old files stand', async () => {
     const target = path.join(root, 'lock.json');
     await writeFile(target, 'old');
-    const tx = path.join(root, '.promptlock/tx-1-1');
-    await mkdir(tx, { recursive: true });
-    await writeFile(path.join(tx, '0.staged'), 'half');
+    await writeJournalFile(root, [{ kind: 'write', target }], ['new'], { suffix: '.pending' });
     expect((await (await openStoreView(root)).readFile(target))?.toString()).toBe('old');
-    await recoverStore(root);
+    expect(await recoverStore(root)).toBe(false);
     expect(await readFile(target, 'utf8')).toBe('old');
+    expect(await readdir(path.join(root, '.promptlock'))).toEqual([]);
+  });
+
+  it.each([1, 10, 21, 40, -71, -1])('a torn journal (cut to %i bytes) is not committed: ignored by readers, discarded by recovery, the old files stand', async (cut) => {
+    const target = path.join(root, 'lock.json');
+    await writeFile(target, 'old');
+    const journal = await writeJournalFile(root, [{ kind: 'write', target }], ['new content']);
+    const bytes = await readFile(journal);
+    await writeFile(journal, bytes.subarray(0, cut < 0 ? bytes.byteLength + cut : cut));
+    expect((await (await openStoreView(root)).readFile(target))?.toString()).toBe('old');
+    expect(await recoverStore(root)).toBe(false);
+    expect(await readFile(target, 'utf8')).toBe('old');
+    expect(await readdir(path.join(root, '.promptlock'))).toEqual([]);
+  });
+
+  it.each([
+    ['a byte of content flipped', (b: Buffer) => Buffer.concat([b.subarray(0, 60), Buffer.from('X'), b.subarray(61)]), 'its checksum does not match its content'],
+    ['bytes added', (b: Buffer) => Buffer.concat([b, Buffer.from('more')]), 'where its header announces'],
+    ['a header that is not JSON', (b: Buffer) => Buffer.concat([Buffer.from('promptlock-journal 1\n{oops\n'), b.subarray(b.indexOf(0x0a, 21) + 1)]), 'its header is not valid JSON'],
+    ['not a journal', () => Buffer.from('something else entirely\n'), 'it does not start like a promptlock journal'],
+  ])('a committed journal with %s is refused clearly, never applied', async (_name, damage, why) => {
+    const target = path.join(root, 'lock.json');
+    await writeFile(target, 'old');
+    const journal = await writeJournalFile(root, [{ kind: 'write', target }], ['new content, long enough to be flipped somewhere in it']);
+    await writeFile(journal, damage(await readFile(journal)));
+    const message = `Refusing to apply ${journal}, the journal of an interrupted sync: `;
+    await expect(recoverStore(root)).rejects.toThrow(message);
+    await expect(recoverStore(root)).rejects.toThrow(why);
+    await expect(openStoreView(root)).rejects.toThrow(message);
+    await expect(recoverStore(root)).rejects.toThrow(PromptlockError);
+    expect(await readFile(target, 'utf8')).toBe('old');
+    expect(await readdir(path.join(root, '.promptlock'))).toEqual(['tx-1-1.journal']); // left for the user to look at
+  });
+
+  it('a commit leaves no journal behind and no temporary file beside its targets', async () => {
+    const files = Array.from({ length: 50 }, (_, i) => path.join(root, `s/${i % 5}/f${i}.json`));
+    await commitChanges(root, files.map((file, i) => ({ kind: 'write' as const, path: file, content: `content ${i}` })));
+    for (const [i, file] of files.entries()) expect(await readFile(file, 'utf8')).toBe(`content ${i}`);
+    expect((await readdir(path.join(root, '.promptlock'))).filter((n) => n.startsWith('tx-'))).toEqual([]);
+    expect((await readdir(path.join(root, 's/0'))).sort()).toEqual(['f0.json', 'f10.json', 'f15.json', 'f20.json', 'f25.json', 'f30.json', 'f35.json', 'f40.json', 'f45.json', 'f5.json']);
+  });
+
+  it('a leftover temporary name that is a link is removed, never written through', async () => {
+    const target = path.join(root, 'lock.json');
+    const victim = path.join(root, 'victim.txt');
+    await writeFile(victim, 'victim');
+    await symlink(victim, `${target}.promptlock-tmp`);
+    await commitChanges(root, [{ kind: 'write', path: target, content: 'new' }]);
+    expect(await readFile(victim, 'utf8')).toBe('victim');
+    expect(await readFile(target, 'utf8')).toBe('new');
+    expect((await lstat(target)).isSymbolicLink()).toBe(false);
   });
 });
 

@@ -2,7 +2,8 @@
  * Reliability of the built CLI against the real local service: faults, kills at any moment,
  * and a rate-limited service.
  */
-import { cp } from 'node:fs/promises';
+import { cp, readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
@@ -73,33 +74,51 @@ describe('kill -9 at any moment', () => {
     stateB = await storeTree(probe);
   });
 
-  it('leaves check green after a SIGKILL at 20 different moments, and the next sync completes', async () => {
+  it('leaves check green after a SIGKILL at 20 different moments (and 3 more in the commit path), and the next sync completes', async () => {
     const outcomes = { old: 0, new: 0, mixed: 0 };
     const before = await storeTree(stateA);
     // 10 kills at moments spread over the whole run, 10 inside the commit itself: after N of its
-    // file operations (the journal has one per changed file, plus lockfile and module).
-    const kills = [
+    // file operations (the journal has one per changed file, plus lockfile and module). Then the
+    // two moments before the commit point (journal written but not fsynced; fsynced but not yet
+    // renamed), and one kill in the replay of a killed commit.
+    type Kill = { afterMs: number } | { failpoint: number; replayFailpoint?: number } | { point: string };
+    const kills: Kill[] = [
       ...Array.from({ length: 10 }, (_, i) => ({ afterMs: Math.round((i / 10) * duration) })),
       ...Array.from({ length: 10 }, (_, i) => ({ failpoint: Math.round((i / 9) * (COUNT + 1)) })),
+      { point: 'journal-written' },
+      { point: 'journal-synced' },
+      { failpoint: 10, replayFailpoint: 25 },
     ];
     for (const [i, kill] of kills.entries()) {
       const dir = await project(server.url);
       await cp(stateA, dir, { recursive: true });
       const killed = await runBuiltCli(['sync'], {
         cwd: dir,
-        env: { ...env, PROMPTLOCK_FAILPOINT_APPLY: 'failpoint' in kill ? String(kill.failpoint) : undefined },
+        env: {
+          ...env,
+          PROMPTLOCK_FAILPOINT_APPLY: 'failpoint' in kill ? String(kill.failpoint) : undefined,
+          PROMPTLOCK_FAILPOINT: 'point' in kill ? kill.point : undefined,
+        },
         ...('afterMs' in kill ? { killAfterMs: kill.afterMs } : {}),
       });
-      if ('failpoint' in kill) expect(killed.signal).toBe('SIGKILL');
+      if (!('afterMs' in kill)) expect(killed.signal).toBe('SIGKILL');
       const tree = await storeTree(dir);
       const same = (want: Record<string, string>) => JSON.stringify(tree) === JSON.stringify(want);
       if (same(before)) outcomes.old++;
       else if (same(stateB)) outcomes.new++;
       else outcomes.mixed++;
+      if ('point' in kill) expect(tree, `killed before the commit point (${kill.point}): the previous files stand`).toEqual(before);
 
       const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
       expect(check.stderr, `check after kill #${i} (${JSON.stringify(kill)})`).toContain('agree');
       expect(check.code).toBe(0);
+      if ('failpoint' in kill && kill.replayFailpoint !== undefined) {
+        // The replay itself killed half-way: still readable, and replayed again from the start.
+        const replay = await runBuiltCli(['generate'], { cwd: dir, env: { PROMPTLOCK_FAILPOINT_APPLY: String(kill.replayFailpoint) } });
+        expect(replay.signal).toBe('SIGKILL');
+        const again = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
+        expect(again.code, again.stderr).toBe(0);
+      }
       if ('failpoint' in kill) {
         // Killed after the commit point: an offline `generate` (a build's prepare) finishes it.
         const generate = await runBuiltCli(['generate'], { cwd: dir, env: {} });
@@ -107,13 +126,21 @@ describe('kill -9 at any moment', () => {
         expect(generate.stderr).toContain('Completed the writes of an interrupted sync first.');
         expect(await storeTree(dir)).toEqual(stateB);
       }
+      if ('point' in kill) {
+        // Killed before it: the uncommitted journal is discarded, nothing else changes.
+        const generate = await runBuiltCli(['generate'], { cwd: dir, env: {} });
+        expect(generate.code).toBe(0);
+        expect(generate.stderr).not.toContain('Completed the writes');
+        expect(await storeTree(dir)).toEqual(before);
+        expect((await readdir(path.join(dir, '.promptlock'))).filter((name) => name.startsWith('tx-'))).toEqual([]);
+      }
       const resume = await runBuiltCli(['sync'], { cwd: dir, env });
       expect(resume.code).toBe(0);
       const after = await storeTree(dir);
       const differing = Object.keys({ ...after, ...stateB }).filter((file) => after[file] !== stateB[file]);
       expect(differing, `files differing from a clean sync after kill #${i} and resume`).toEqual([]);
     }
-    console.log(`kill outcomes over 20 runs (sync took ${Math.round(duration)} ms):`, outcomes);
+    console.log(`kill outcomes over ${kills.length} runs (sync took ${Math.round(duration)} ms):`, outcomes);
     // Kills landed before the commit point and inside the commit (files half replaced on disk).
     expect(outcomes.old).toBeGreaterThan(0);
     expect(outcomes.mixed).toBeGreaterThan(0);

@@ -21,13 +21,14 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
   if (await finishInterruptedRun(config.rootDir, 'generate')) {
     ctx.logger.info('Completed the writes of an interrupted sync first.');
   }
-  if (!existsSync(config.lockfilePath)) return generateEmpty(ctx, config.lockfilePath, config.outputPath, config.omit);
+  if (!existsSync(config.lockfilePath)) return generateEmpty(ctx, config.lockfilePath, config.outputPath, config.omit, config.rootDir);
   const result = await generate({
     lockfilePath: config.lockfilePath,
     snapshotsDir: config.snapshotsDir,
     outputPath: config.outputPath,
     omit: config.omit,
     limits: config.limits,
+    rootDir: config.rootDir,
     force: Boolean(flags.force),
   });
   const shown = relative(ctx.io.cwd, result.outputPath) || result.outputPath;
@@ -49,13 +50,13 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
  * must not fail. The module is written with no prompts (it type-checks, `prompts` is empty), and
  * the message says how to fill it. Exit 0.
  */
-async function generateEmpty(ctx: CommandContext, lockfilePath: string, outputPath: string, omit: GenerateOptions['omit']): Promise<number> {
+async function generateEmpty(ctx: CommandContext, lockfilePath: string, outputPath: string, omit: GenerateOptions['omit'], rootDir: string): Promise<number> {
   const [{ generateModuleFiles }, { writeIfChanged }] = await Promise.all([
     import('../../codegen/generate-module.js'),
     import('../../codegen/write-if-changed.js'),
   ]);
   let written = false;
-  for (const file of generateModuleFiles([], { outputPath, omit })) written = (await writeIfChanged(file.path, file.content)) || written;
+  for (const file of generateModuleFiles([], { outputPath, omit })) written = (await writeIfChanged(file.path, file.content, rootDir)) || written;
   const shown = relative(ctx.io.cwd, outputPath) || outputPath;
   const lockfile = relative(ctx.io.cwd, lockfilePath) || lockfilePath;
   if (ctx.globals.json) {
