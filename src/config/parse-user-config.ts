@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { formatPath } from '../util/format-path.js';
 import { OPTION_ALLOWED, OPTION_NAMES, configSchema, type OptionName, type ParsedConfig } from './config-schema.js';
 import { describeValue } from './describe-value.js';
 import { didYouMean } from './did-you-mean.js';
@@ -51,11 +52,4 @@ function issueMessages(issue: z.core.$ZodIssue, raw: Record<string, unknown>, wh
   return [
     `Invalid value for option "${optionPath}" in ${where}: expected ${issue.path.length > 1 && option === 'limits' ? 'a positive integer' : OPTION_ALLOWED[option]}, got ${describeValue(value)}${reason}.`,
   ];
-}
-
-/** `['prompts', 2]` → `prompts[2]`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
-    .join('');
 }

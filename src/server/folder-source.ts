@@ -7,6 +7,7 @@
 import { watch, promises as fs, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { AggregatePromptlockError, PromptlockError } from '../errors.js';
+import { eachLimited } from '../util/each-limited.js';
 import { buildCatalog, type Catalog } from './catalog.js';
 import { loadPackage } from './load-package.js';
 import type { LoadedPackage } from './loaded-package.js';
@@ -32,15 +33,6 @@ function gathered(errors: PromptlockError[]): PromptlockError {
 
 function asPromptlockError(error: unknown): PromptlockError {
   return error instanceof PromptlockError ? error : new PromptlockError(String((error as Error)?.message ?? error), { cause: error });
-}
-
-/** Runs `task` over `items` with at most `limit` at a time. */
-async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 async function readAll(root: string): Promise<Map<string, LoadedPackage>> {

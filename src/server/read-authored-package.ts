@@ -7,6 +7,7 @@ import { promises as fs, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { readIfExists } from '../util/read-if-exists.js';
 import type { ContextItem, Prompt } from '../types.js';
 import {
   describeIssue,
@@ -30,17 +31,8 @@ interface VersionSource {
   isFolder: boolean;
 }
 
-async function readOptional(file: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | undefined> {
-  const text = await readOptional(file);
+  const text = await readIfExists(file);
   if (text === undefined) return undefined;
   let data: unknown;
   try {
@@ -175,7 +167,7 @@ export async function readAuthoredPackage(
   const dirs = [pkgDir, ...sources.filter((s) => s.isFolder).map((s) => path.join(pkgDir, s.entry))];
   const files = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
   const meta: PackageMeta = (files.has('prompt.json') ? await readJson(path.join(pkgDir, 'prompt.json'), packageMetaSchema) : undefined) ?? {};
-  const sharedDescription = files.has('description.md') ? await readOptional(path.join(pkgDir, 'description.md')) : undefined;
+  const sharedDescription = files.has('description.md') ? await readIfExists(path.join(pkgDir, 'description.md')) : undefined;
   if (sources.length === 0) {
     throw new ConfigError(`${pkgDir} has no versions.`, { hint: 'Add v1/content.md (or v1.md), or draft/content.md.' });
   }

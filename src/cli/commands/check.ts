@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { action, type CliRuntime } from '../action.js';
+import { pluralise } from '../../util/pluralise.js';
 
 export function registerCheck(program: Command, runtime: CliRuntime): void {
   program
@@ -21,7 +22,7 @@ export function registerCheck(program: Command, runtime: CliRuntime): void {
         } else if (result.problems.length === 0) {
           ctx.logger.success(`${result.checked} prompts checked: lockfile, snapshots and module agree${opts.remote ? ' with the service' : ''}`);
         } else {
-          ctx.logger.error(`check found ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}:`);
+          ctx.logger.error(`check found ${pluralise(result.problems.length, 'problem')}:`);
           for (const problem of result.problems) ctx.logger.info(`  - ${problem}`);
         }
         return result.problems.length === 0 ? 0 : 1;

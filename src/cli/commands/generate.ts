@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { action, type CliRuntime } from '../action.js';
 import type { CommandContext } from '../context.js';
+import { pluralise } from '../../util/pluralise.js';
 
 interface GenerateFlags {
   force?: boolean;
@@ -35,7 +36,7 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
   if (ctx.globals.json) {
     ctx.logger.json(result);
   } else if (result.written) {
-    ctx.logger.success(`Generated ${shown} (${result.count} ${result.count === 1 ? 'prompt' : 'prompts'})`);
+    ctx.logger.success(`Generated ${shown} (${pluralise(result.count, 'prompt')})`);
   } else {
     ctx.logger.success(`${shown} is up to date`);
   }
