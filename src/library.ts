@@ -6,7 +6,7 @@
  */
 import type { GenerateResult } from './codegen/generate.js';
 import type { ResolvedConfig } from './config/types.js';
-import { parsePackageName } from './package-name.js';
+import { basePackageName, parsePackageName } from './package-name.js';
 import type { CheckResult } from './sync/check.js';
 import type { PromptDiff } from './sync/diff-prompts.js';
 import type { SyncEvent, SyncResult } from './sync/sync.js';
@@ -107,7 +107,7 @@ export function diffNameFilter(names: readonly string[]): ReadonlySet<string> | 
   return new Set(
     names.map((name) => {
       const parsed = parsePackageName(name);
-      return parsed ? `@${parsed.workspace}/${parsed.package}` : name;
+      return parsed ? basePackageName(parsed) : name;
     }),
   );
 }

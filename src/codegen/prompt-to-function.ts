@@ -2,7 +2,7 @@
  * One prompt → one exported function: JSDoc, a typed `variables` parameter (none when the prompt
  * has no variables), the presence check, and the returned object with its texts precompiled.
  */
-import type { Prompt, TextField } from '../types.js';
+import { promptTexts, type Prompt, type TextField } from '../types.js';
 import { listVariables, type Variable, type VariableType } from '../template/index.js';
 import type { LockEntry } from '../store/lockfile-format.js';
 import { compileText } from './compile-text.js';
@@ -27,11 +27,7 @@ const TS_TYPES: Readonly<Record<VariableType, string>> = {
 };
 
 function texts(prompt: Prompt): Array<{ label: TextField; text: string | null | undefined }> {
-  return [
-    { label: 'content', text: prompt.content },
-    { label: 'systemPrompt', text: prompt.systemPrompt },
-    { label: 'critiquePrompt', text: prompt.critiquePrompt },
-  ];
+  return promptTexts(prompt);
 }
 
 function functionDoc({ name, entry, prompt }: CodegenPrompt): string {

@@ -12,6 +12,7 @@ import { buildCatalog, type Catalog } from './catalog.js';
 import { loadPackage } from './load-package.js';
 import type { LoadedPackage } from './loaded-package.js';
 import { listPackages, listWorkspaces } from './scan-folder.js';
+import { basePackageName } from '../package-name.js';
 
 export interface FolderSource {
   readonly catalog: Catalog;
@@ -166,7 +167,7 @@ export async function openFolderSource(dir: string, warn: (message: string) => v
         if (loaded) packages.set(key, loaded);
         else packages.delete(key);
       } catch (error) {
-        warn(`@${workspace}/${pkg} is served as it was: ${asPromptlockError(error).message}`);
+        warn(`${basePackageName({ workspace, package: pkg })} is served as it was: ${asPromptlockError(error).message}`);
       }
     }
     if (closed) return;

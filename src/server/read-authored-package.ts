@@ -20,6 +20,7 @@ import {
 import { deriveCreatedAt, deriveId, versionCreatedAt } from './derive-ids.js';
 import { guessMimeType } from './guess-mime-type.js';
 import { authoredText, type LoadedVersion, type ServedFile } from './loaded-package.js';
+import { formatPackageName, type Selector } from '../package-name.js';
 
 const VERSION_ENTRY = /^(?:v(\d+)|draft)(\.md)?$/;
 const VERSION_FILES = new Set(['content.md', 'system.md', 'critique.md', 'description.md', 'prompt.json']);
@@ -202,7 +203,7 @@ export async function readAuthoredPackage(
       tags: own.tags ?? meta.tags ?? [],
       version,
       workspaceSlug: workspace,
-      packageName: `@${workspace}/${pkg}:${version}`,
+      packageName: formatPackageName({ workspace, package: pkg, selector: version as Selector }),
       content: texts.content,
       systemPrompt: ('systemPrompt' in texts ? texts.systemPrompt : undefined) ?? null,
       // The hosted service's own example omits critiquePrompt; do the same when there is none.

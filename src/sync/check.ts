@@ -17,7 +17,7 @@ import type { Prompt } from '../types.js';
 import { compareConfigWithLock } from './compare-config.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
 import { listedNames } from './list-names.js';
-import { requestedEntries, selectorFor } from './requested-entries.js';
+import { requestedEntries, selectorFor } from '../config/prompt-entry.js';
 import { orphanSnapshots } from './store-changes.js';
 import type { SyncClient } from './sync-client.js';
 

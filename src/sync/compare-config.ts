@@ -1,5 +1,6 @@
 import type { Lockfile } from '../store/lockfile-format.js';
-import { selectorFor, type RequestedEntry } from './requested-entries.js';
+import { selectorFor, type RequestedEntry } from '../config/prompt-entry.js';
+import { parsePackageName } from '../package-name.js';
 
 const show = (selector: string | null) => (selector === null ? 'no selector' : selector);
 
@@ -17,7 +18,7 @@ export function compareConfigWithLock(entries: readonly RequestedEntry[], lockfi
       else if (locked.selector !== entry.selector) {
         problems.push(`${entry.raw} asks for ${show(entry.selector)}, the lockfile has ${entry.name} at ${show(locked.selector)}`);
       }
-    } else if (!lockedNames.some((name) => name.startsWith(`@${entry.workspace}/`))) {
+    } else if (!lockedNames.some((name) => parsePackageName(name)?.workspace === entry.workspace)) {
       problems.push(`${entry.raw} is in the config but the lockfile has no prompt of workspace "${entry.workspace}"`);
     }
   }

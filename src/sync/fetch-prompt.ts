@@ -10,7 +10,7 @@ import { integrityOf } from '../store/integrity.js';
 import type { LockedFile, LockEntry } from '../store/lockfile-format.js';
 import { encodeSnapshot } from '../store/snapshot-format.js';
 import { listVariables } from '../template/index.js';
-import type { ContextItem, Prompt } from '../types.js';
+import { promptTexts, type ContextItem, type Prompt } from '../types.js';
 import type { SyncClient } from './sync-client.js';
 
 /** Largest context file downloaded when the service does not give its size. */
@@ -39,14 +39,7 @@ function safeFileName(item: ContextItem): string {
 }
 
 function variablesOf(name: string, prompt: Prompt) {
-  return listVariables(
-    [
-      { label: 'content', text: prompt.content },
-      { label: 'systemPrompt', text: prompt.systemPrompt },
-      { label: 'critiquePrompt', text: prompt.critiquePrompt },
-    ],
-    name,
-  );
+  return listVariables(promptTexts(prompt), name);
 }
 
 /** Lock entry and snapshot text for a prompt already in hand. */

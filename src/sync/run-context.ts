@@ -3,7 +3,7 @@ import type { Lockfile } from '../store/lockfile-format.js';
 import type { Prompt } from '../types.js';
 import { AggregatePromptlockError, PromptlockError, ServiceError } from '../errors.js';
 import type { FetchedPrompt } from './fetch-prompt.js';
-import type { RequestedEntry } from './requested-entries.js';
+import type { RequestedEntry } from '../config/prompt-entry.js';
 import type { SyncClient } from './sync-client.js';
 import type { SyncOptions } from './sync.js';
 

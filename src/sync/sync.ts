@@ -11,7 +11,7 @@ import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
 import { acquireRunLock } from '../store/run-lock.js';
 import type { Prompt } from '../types.js';
 import { frozenWork } from './frozen-work.js';
-import { requestedEntries } from './requested-entries.js';
+import { requestedEntries } from '../config/prompt-entry.js';
 import type { RunContext, Work } from './run-context.js';
 import { planStoreChanges } from './store-changes.js';
 import type { SyncClient } from './sync-client.js';

@@ -4,7 +4,7 @@ import { emptyLockfile, type LockEntry } from '../../src/store/lockfile-format.j
 import { closeMatches } from '../../src/sync/close-matches.js';
 import { compareConfigWithLock } from '../../src/sync/compare-config.js';
 import { listedNames } from '../../src/sync/list-names.js';
-import { parseRequestedEntry, requestedEntries, selectorFor } from '../../src/sync/requested-entries.js';
+import { parseRequestedEntry, requestedEntries, selectorFor } from '../../src/config/prompt-entry.js';
 
 const item = (packageName: string, extra: Record<string, unknown> = {}) => ({ id: `pmt_${packageName}`, title: 't', packageName, ...extra });
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { ConfigError } from '../errors.js';
-import { writeFileAtomic } from '../util/write-file-atomic.js';
+import { ConfigError } from '../../errors.js';
+import { writeFileAtomic } from '../../util/write-file-atomic.js';
 import { addPromptToSource, removePromptFromSource, type SourceEdit } from './edit-config-source.js';
 import { addPromptToJson, removePromptFromJson } from './edit-json-config.js';
 import type { PromptEdit } from './plan-prompt-edit.js';
