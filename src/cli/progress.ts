@@ -1,4 +1,4 @@
-import type { SyncEvent } from '../sync/sync.js';
+import type { SyncEvent } from '../sync/types.js';
 import { terminalText } from '../terminal-text.js';
 import type { CommandContext } from './context.js';
 import { pluralise } from '../util/pluralise.js';

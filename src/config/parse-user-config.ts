@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { editDistance } from '../util/edit-distance.js';
 import { formatPath } from '../util/format-path.js';
 import { OPTION_ALLOWED, OPTION_NAMES, configSchema, type OptionName, type ParsedConfig } from './config-schema.js';
 import { describeValue } from './describe-value.js';
-import { didYouMean } from './did-you-mean.js';
 
 /**
  * Validates what a config file exported and applies the defaults. Every problem is reported,
@@ -52,4 +52,17 @@ function issueMessages(issue: z.core.$ZodIssue, raw: Record<string, unknown>, wh
   return [
     `Invalid value for option "${optionPath}" in ${where}: expected ${issue.path.length > 1 && option === 'limits' ? 'a positive integer' : OPTION_ALLOWED[option]}, got ${describeValue(value)}${reason}.`,
   ];
+}
+
+/** The closest of `candidates` to a mistyped option name, if one is close enough to suggest. */
+function didYouMean(name: string, candidates: readonly string[]): string | undefined {
+  const normal = (s: string) => s.toLowerCase().replace(/[-_\s]/g, '');
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = normal(name) === normal(candidate) ? 0 : editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (!best || distance < best.distance) best = { candidate, distance };
+  }
+  // A third of the name's length keeps "timeout"→"timeouts" and drops unrelated short names.
+  const limit = Math.max(1, Math.floor(name.length / 3));
+  return best && best.distance <= limit ? best.candidate : undefined;
 }

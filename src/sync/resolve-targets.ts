@@ -1,12 +1,7 @@
 import { ConfigError, ServiceError } from '../errors.js';
 import { basePackageName, parsePackageName, type Selector } from '../package-name.js';
 import { selectorFor, type RequestedEntry } from '../config/prompt-entry.js';
-import type { SyncOptions } from './sync.js';
-
-export interface Target {
-  name: string;
-  selector: Selector | null;
-}
+import type { SyncOptions, Target } from './types.js';
 
 function baseName(raw: string): { name: string; selector: Selector | undefined } {
   const parsed = parsePackageName(raw);

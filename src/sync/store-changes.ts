@@ -5,7 +5,7 @@ import type { StoreChange, StoreView } from '../store/commit-changes.js';
 import { encodeLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { contextFilePath, snapshotPath } from '../store/paths.js';
 import { decodeSnapshot } from '../store/snapshot-format.js';
-import type { FetchedPrompt } from './fetch-prompt.js';
+import type { FetchedPrompt } from './types.js';
 import { basePackageName } from '../package-name.js';
 
 const SLUG = /^[a-z0-9-]+$/;

@@ -10,7 +10,7 @@ import type { Lockfile } from '../store/lockfile-format.js';
 import { lockPrompt } from '../sync/fetch-prompt.js';
 import { listedNames } from '../sync/list-names.js';
 import { isFloating, requestedEntries, selectorFor } from '../config/prompt-entry.js';
-import type { SyncClient } from '../sync/sync-client.js';
+import type { SyncClient } from '../sync/types.js';
 import type { PromptSummary } from '../types.js';
 import type { Observations } from './poll-client.js';
 import type { RoundRobin } from './poll-budget.js';

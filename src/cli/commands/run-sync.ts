@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { sync, type SyncResult } from '../sync/sync.js';
-import { connector } from './connect.js';
-import type { CommandContext } from './context.js';
-import { loadCommandConfig } from './load-command-config.js';
-import { createProgress } from './progress.js';
-import { pluralise } from '../util/pluralise.js';
+import { sync } from '../../sync/sync.js';
+import type { SyncResult } from '../../sync/types.js';
+import { connector } from '../connect.js';
+import type { CommandContext } from '../context.js';
+import { loadCommandConfig } from '../load-command-config.js';
+import { createProgress } from '../progress.js';
+import { pluralise } from '../../util/pluralise.js';
 
 export interface SyncCommandOptions {
   names?: string[];

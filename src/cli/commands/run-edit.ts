@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { parsePromptEntry } from '../config/prompt-entry.js';
-import { addPromptToConfig, locateConfigFile, removePromptFromConfig, type PromptEdit } from '../config/edit/index.js';
-import { writeFileAtomic } from '../util/write-file-atomic.js';
-import type { CommandContext } from './context.js';
-import { runSyncCommand } from './sync-command.js';
+import { parsePromptEntry } from '../../config/prompt-entry.js';
+import { addPromptToConfig, locateConfigFile, removePromptFromConfig, type PromptEdit } from '../../config/edit/index.js';
+import { writeFileAtomic } from '../../util/write-file-atomic.js';
+import type { CommandContext } from '../context.js';
+import { runSyncCommand } from './run-sync.js';
 
 export interface EditFlags {
   sync: boolean;
