@@ -15,7 +15,7 @@ export type {
   DiffResult,
   PromptDiff,
 } from './library.js';
-export type { PromptChange } from './sync/sync.js';
+export type { PromptChange } from './sync/types.js';
 export type { FieldDiff } from './sync/diff-prompts.js';
 export { startServer, LOCAL_TEST_KEY } from './server/index.js';
 export type { ServerOptions, RunningServer, ServerStats, FaultKind } from './server/index.js';

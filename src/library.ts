@@ -6,10 +6,9 @@
  */
 import type { GenerateResult } from './codegen/generate.js';
 import type { ResolvedConfig } from './config/types.js';
-import { parsePackageName } from './package-name.js';
-import type { CheckResult } from './sync/check.js';
+import { basePackageName, parsePackageName } from './package-name.js';
 import type { PromptDiff } from './sync/diff-prompts.js';
-import type { SyncEvent, SyncResult } from './sync/sync.js';
+import type { SyncEvent, SyncResult } from './sync/types.js';
 
 /** Which project: where its config is, and the environment it runs in. */
 export interface ProjectOptions {
@@ -58,7 +57,13 @@ export interface DiffResult {
   markdown: string;
 }
 
-export type { GenerateResult, CheckResult, PromptDiff, SyncEvent, SyncResult };
+export type { GenerateResult, PromptDiff, SyncEvent, SyncResult };
+
+/** What `check` found: every problem as the CLI prints it (empty: all agree). */
+export interface CheckResult {
+  problems: string[];
+  checked: number;
+}
 
 async function load(options: ProjectOptions): Promise<ResolvedConfig> {
   const { loadConfig } = await import('./config/load-config.js');
@@ -97,8 +102,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
 /** `promptlock check`: writes nothing; every problem found is in `problems` (empty: all agree). */
 export async function check(options: CheckOptions = {}): Promise<CheckResult> {
   const config = await load(options);
-  const { check: run } = await import('./sync/check.js');
-  return run({ config, remote: Boolean(options.remote), connect: connector(config), typecheck: options.typecheck !== false });
+  const { check: run, describeProblem } = await import('./sync/check.js');
+  const result = await run({ config, remote: Boolean(options.remote), connect: connector(config), typecheck: options.typecheck !== false });
+  return { problems: result.problems.map(describeProblem), checked: result.checked };
 }
 
 /** The prompt names `diff` keeps for `names` given with or without a selector. */
@@ -107,7 +113,7 @@ export function diffNameFilter(names: readonly string[]): ReadonlySet<string> | 
   return new Set(
     names.map((name) => {
       const parsed = parsePackageName(name);
-      return parsed ? `@${parsed.workspace}/${parsed.package}` : name;
+      return parsed ? basePackageName(parsed) : name;
     }),
   );
 }

@@ -12,6 +12,7 @@ import { DEFAULT_LIMITS, describeLimit, type LimitName, type Limits } from './li
 import { isSlug, parsePackageName } from './package-name.js';
 import { maskKey } from './secrets.js';
 import { parseTemplate } from './template/index.js';
+import { TEXT_FIELDS } from './types.js';
 
 /** `v0` (the draft), `v1`…: at most 15 digits, so the number stays exact. */
 export const VERSION_PATTERN = /^v\d{1,15}$/;
@@ -196,7 +197,7 @@ export function promptProblem(prompt: unknown, options: ValidateOptions = {}): P
     return { field: '(whole prompt)', message: `is ${bytes} bytes, over the limit of ${describeLimit('promptBytes', limits)}`, limit: 'promptBytes' };
   }
   let placeholders = 0;
-  for (const field of ['content', 'systemPrompt', 'critiquePrompt']) {
+  for (const field of TEXT_FIELDS) {
     const text = record[field];
     if (typeof text !== 'string') continue;
     for (const segment of parseTemplate(text)) {

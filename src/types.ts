@@ -1,47 +1,52 @@
 /** Types of the Prompt Service's resources (spec/prompt-service-api.md), shared by client and server. */
 
-export type ContextItemType = 'file' | 'url';
+import { z } from 'zod';
 
-export interface ContextItem {
-  id: string;
-  type: ContextItemType;
-  label?: string | null;
+const nullableString = z.string().nullish();
+const nullableNumber = z.number().nullish();
+
+export const contextItemSchema = z.looseObject({
+  id: z.string(),
+  type: z.enum(['file', 'url']),
+  label: nullableString,
   /** Unix milliseconds. */
-  createdAt: number;
-  url?: string | null;
-  urlFetchedAt?: number | null;
-  fileName?: string | null;
-  fileSize?: number | null;
-  mimeType?: string | null;
-}
+  createdAt: z.number(),
+  url: nullableString,
+  urlFetchedAt: nullableNumber,
+  fileName: nullableString,
+  fileSize: nullableNumber,
+  mimeType: nullableString,
+});
 
-export interface PromptMetadata {
-  /** Unix milliseconds. */
-  createdAt: number;
-  /** Unix milliseconds; changes on every response, so snapshots drop it. */
-  generatedAt?: number;
-  [key: string]: unknown;
-}
-
-/** The prompt object answered by `POST /v1/prompts/get`. */
-export interface Prompt {
-  id: string;
-  title: string;
-  content: string;
-  systemPrompt?: string | null;
-  critiquePrompt?: string | null;
-  description?: string | null;
-  category?: string | null;
-  tags: string[];
+/**
+ * The prompt object answered by `POST /v1/prompts/get`, as the client accepts it: lenient on
+ * nullable fields, strict on what later stages rely on; unknown fields are kept (snapshots store
+ * the prompt as the service returned it). `Prompt` is derived from it.
+ */
+export const promptObjectSchema = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  content: z.string(),
+  systemPrompt: nullableString,
+  // Absent in the public example, null elsewhere: both are kept as they came.
+  critiquePrompt: nullableString,
+  description: nullableString,
+  category: nullableString,
+  tags: z.array(z.string()),
   /** `v0` is the draft, `v1`… are published versions. */
-  version: string;
-  workspaceSlug: string;
+  version: z.string().min(1),
+  workspaceSlug: z.string(),
   /** Full package name, usually versioned (`@ws/pkg:v3`). */
-  packageName: string;
-  context: ContextItem[];
-  metadata: PromptMetadata;
-  [key: string]: unknown;
-}
+  packageName: z.string().min(1),
+  context: z.array(contextItemSchema),
+  /** `createdAt` in Unix milliseconds; `generatedAt` changes on every response, so snapshots drop it. */
+  metadata: z.looseObject({ createdAt: z.number(), generatedAt: z.number().optional() }),
+});
+
+export type ContextItem = z.infer<typeof contextItemSchema>;
+export type ContextItemType = ContextItem['type'];
+export type Prompt = z.infer<typeof promptObjectSchema>;
+export type PromptMetadata = Prompt['metadata'];
 
 /** One item of `GET /v1/prompts`. `packageName` may be full, versioned, or a bare slug. */
 export interface PromptSummary {
@@ -83,6 +88,11 @@ export interface ContextDownload {
 /** The three prompt texts that may hold `{{variables}}`, in the order the SDK reads them. */
 export const TEXT_FIELDS = ['content', 'systemPrompt', 'critiquePrompt'] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
+
+/** The prompt's three texts, labelled, in `TEXT_FIELDS` order (what `{{variables}}` are listed from). */
+export function promptTexts(prompt: Pick<Prompt, TextField>): Array<{ label: TextField; text: string | null | undefined }> {
+  return TEXT_FIELDS.map((label) => ({ label, text: prompt[label] }));
+}
 
 /** The prompt's fields in the order snapshots and generated objects list them; extra fields follow, sorted. */
 export const PROMPT_FIELD_ORDER = [

@@ -98,7 +98,7 @@ export function createClient(options: ClientOptions): PromptServiceClient {
           notFound: `Prompt ${packageName} was not found (404) at ${baseUrl}.`,
         },
         ...json,
-        interpret: (answer) => readJsonBody(answer, promptSchema, 'id') as Prompt,
+        interpret: (answer) => readJsonBody(answer, promptSchema, 'id'),
       }),
     getContextDownloadUrl: (contextId) =>
       transport.service({

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { formatPath } from '../util/format-path.js';
 
 /**
  * The first problem of a failed validation as `prompts[3].packageName: expected string`: the
@@ -21,10 +22,4 @@ export function describeIssue(error: z.ZodError): string {
     default:
       return `${prefix}${issue.message}`;
   }
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
-    .join('');
 }

@@ -7,38 +7,7 @@
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { jsonProblem } from '../prompt-grammar.js';
-
-const nullableString = z.string().nullish();
-const nullableNumber = z.number().nullish();
-
-export const contextItemSchema = z.looseObject({
-  id: z.string(),
-  type: z.enum(['file', 'url']),
-  label: nullableString,
-  createdAt: z.number(),
-  url: nullableString,
-  urlFetchedAt: nullableNumber,
-  fileName: nullableString,
-  fileSize: nullableNumber,
-  mimeType: nullableString,
-});
-
-const promptObjectSchema = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  content: z.string(),
-  systemPrompt: nullableString,
-  // Absent in the public example, null elsewhere: both are kept as they came.
-  critiquePrompt: nullableString,
-  description: nullableString,
-  category: nullableString,
-  tags: z.array(z.string()),
-  version: z.string().min(1),
-  workspaceSlug: z.string(),
-  packageName: z.string().min(1),
-  context: z.array(contextItemSchema),
-  metadata: z.looseObject({ createdAt: z.number(), generatedAt: z.number().optional() }),
-});
+import { promptObjectSchema } from '../types.js';
 
 /**
  * A `"__proto__"` key anywhere in a prompt is refused before the schema copies the object (a copy

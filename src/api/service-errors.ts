@@ -9,6 +9,7 @@ import { maskKey, redact } from '../secrets.js';
 import { terminalText } from '../terminal-text.js';
 import type { AttemptFailure } from './http-attempt.js';
 import type { ErrorBody } from './schemas.js';
+import { pluralise } from '../util/pluralise.js';
 
 /** What a request was for, as error messages tell it. */
 export interface RequestTarget {
@@ -90,7 +91,7 @@ export function httpError(status: number, body: ErrorBody, target: RequestTarget
 
 /** No complete answer after the last attempt. */
 export function failureError(failure: AttemptFailure, target: RequestTarget, ctx: ErrorContext, attempts: number): ServiceError {
-  const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+  const tries = pluralise(attempts, 'attempt');
   let error: ServiceError;
   switch (failure.kind) {
     case 'network':
@@ -155,7 +156,7 @@ export function invalidBodyError(problem: string, target: RequestTarget, ctx: Er
     redact(`The service answered ${target.method} ${target.endpoint}${subject} with an invalid body: ${serviceText(problem, 500)}.`, [ctx.apiKey]),
     {
       code: 'invalid_response',
-      hint: `Gave up after ${attempts === 1 ? '1 attempt' : `${attempts} attempts`}. Check that baseUrl points at the prompt service.`,
+      hint: `Gave up after ${pluralise(attempts, 'attempt')}. Check that baseUrl points at the prompt service.`,
     },
   );
 }

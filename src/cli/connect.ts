@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from '../config/types.js';
-import type { SyncClient } from '../sync/sync-client.js';
+import type { SyncClient } from '../sync/types.js';
 import type { CommandContext } from './context.js';
 
 /** Opens the service client for a command, reporting retries and rate-limit waits in --verbose. */

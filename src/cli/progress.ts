@@ -1,6 +1,7 @@
-import type { SyncEvent } from '../sync/sync.js';
+import type { SyncEvent } from '../sync/types.js';
 import { terminalText } from '../terminal-text.js';
 import type { CommandContext } from './context.js';
+import { pluralise } from '../util/pluralise.js';
 
 /**
  * Progress of a sync: a live bar on a terminal, plain lines otherwise (CI, pipes), nothing with
@@ -43,7 +44,7 @@ export async function createProgress(ctx: CommandContext, verb = 'Fetching'): Pr
       if (event.type === 'phase' && event.phase === 'list') ctx.logger.info('Listing prompts…');
       if (event.type === 'phase' && event.phase === 'fetch' && event.total) {
         step = Math.max(1, Math.ceil(event.total / 10));
-        ctx.logger.info(`${verb} ${event.total} prompt${event.total === 1 ? '' : 's'}…`);
+        ctx.logger.info(`${verb} ${pluralise(event.total, 'prompt')}…`);
       }
       if (event.type === 'prompt') {
         ctx.logger.verbose(`  ${event.fetched ? 'fetched' : 'kept'} ${event.name}`);

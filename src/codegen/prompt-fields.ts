@@ -7,13 +7,13 @@
  * prompts a schema parse was the largest cost of `generate` after the file reads.
  */
 import { LockfileError } from '../errors.js';
-import { PROMPT_FIELD_ORDER, type Prompt, type TextField } from '../types.js';
+import { PROMPT_FIELD_ORDER, TEXT_FIELDS, type Prompt, type TextField } from '../types.js';
 
 /** Order of the returned object's keys: the spec's, then any extra field sorted. */
 export const FIELD_ORDER = PROMPT_FIELD_ORDER;
 
 const KNOWN: ReadonlySet<string> = new Set(FIELD_ORDER);
-const TEXTS: ReadonlySet<string> = new Set<TextField>(['content', 'systemPrompt', 'critiquePrompt']);
+const TEXTS: ReadonlySet<string> = new Set<TextField>(TEXT_FIELDS);
 
 type Check = (value: unknown) => boolean;
 const isString: Check = (value) => typeof value === 'string';

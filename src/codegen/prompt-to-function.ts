@@ -3,7 +3,7 @@
  * has no variables), the presence check, and the returned object with its texts precompiled.
  * As TypeScript, as JavaScript, or as its declaration for a `.d.ts` file.
  */
-import { PROMPT_FIELD_ORDER, type Prompt, type TextField } from '../types.js';
+import { PROMPT_FIELD_ORDER, promptTexts, type Prompt, type TextField } from '../types.js';
 import { listVariables, type Variable, type VariableType } from '../template/index.js';
 import type { LockEntry } from '../store/lockfile-format.js';
 import { compileText } from './compile-text.js';
@@ -32,11 +32,7 @@ const TS_TYPES: Readonly<Record<VariableType, string>> = {
 };
 
 function texts(prompt: Prompt): Array<{ label: TextField; text: string | null | undefined }> {
-  return [
-    { label: 'content', text: prompt.content },
-    { label: 'systemPrompt', text: prompt.systemPrompt },
-    { label: 'critiquePrompt', text: prompt.critiquePrompt },
-  ];
+  return promptTexts(prompt);
 }
 
 function functionDoc({ name, entry, prompt }: CodegenPrompt): string {

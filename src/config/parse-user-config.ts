@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { editDistance } from '../util/edit-distance.js';
+import { formatPath } from '../util/format-path.js';
 import { OPTION_ALLOWED, OPTION_NAMES, configSchema, type OptionName, type ParsedConfig } from './config-schema.js';
 import { describeValue } from './describe-value.js';
-import { didYouMean } from './did-you-mean.js';
 
 /**
  * Validates what a config file exported and applies the defaults. Every problem is reported,
@@ -53,9 +54,15 @@ function issueMessages(issue: z.core.$ZodIssue, raw: Record<string, unknown>, wh
   ];
 }
 
-/** `['prompts', 2]` → `prompts[2]`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
-    .join('');
+/** The closest of `candidates` to a mistyped option name, if one is close enough to suggest. */
+function didYouMean(name: string, candidates: readonly string[]): string | undefined {
+  const normal = (s: string) => s.toLowerCase().replace(/[-_\s]/g, '');
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = normal(name) === normal(candidate) ? 0 : editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (!best || distance < best.distance) best = { candidate, distance };
+  }
+  // A third of the name's length keeps "timeout"→"timeouts" and drops unrelated short names.
+  const limit = Math.max(1, Math.floor(name.length / 3));
+  return best && best.distance <= limit ? best.candidate : undefined;
 }

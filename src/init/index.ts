@@ -1,7 +1,5 @@
-// `promptlock init`, `add` and `remove`: the starter config, package scripts, and prompts-list edits.
+// `promptlock init`: the starter config and the package scripts (the prompts-list editors of
+// `add`/`remove` are in config/edit/).
 export { initProject, type InitOptions, type InitResult } from './init-project.js';
 export { addPackageScripts, PROMPTLOCK_SCRIPTS, type ScriptChange, type ScriptsEdit } from './package-scripts.js';
-export { addPromptToConfig, removePromptFromConfig } from './edit-prompts-config.js';
-export type { PromptEdit } from './plan-prompt-edit.js';
-export { locateConfigFile } from './locate-config-file.js';
 export { readStarterConfig } from './starter-config.js';

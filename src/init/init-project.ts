@@ -1,6 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { readIfExists } from '../util/read-if-exists.js';
 import { existingConfigFiles, STARTER_CONFIG_NAME, STARTER_JSON_CONFIG_NAME } from './config-files.js';
 import { addPackageScripts, PROMPTLOCK_SCRIPTS, type ScriptChange } from './package-scripts.js';
 import { readStarterConfig, STARTER_JSON_CONFIG } from './starter-config.js';
@@ -24,15 +25,6 @@ export interface InitResult {
   packageJson: { path: string; changed: boolean; scripts: ScriptChange[] } | undefined;
   /** Set when package.json was not touched: the scripts the user should add by hand. */
   scriptsToAdd: Readonly<Record<string, string>> | undefined;
-}
-
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
 }
 
 /** A `"promptlock"` key in package.json is a config too (DESIGN.md, "Configuration"). */

@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors.js';
-import { detectJsonStyle, stringifyJson } from './json-style.js';
+import { detectJsonStyle, stringifyJson } from '../config/edit/json-style.js';
 
 /**
  * The `prepare` command. A production install (`npm ci --omit=dev`) has no devDependency, so no

@@ -1,24 +1,13 @@
-import { access, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
 import { PromptlockError } from '../errors.js';
+import { findInPackage } from '../util/find-in-package.js';
 
 /**
- * The starter `prompts.config.ts` ships in the package's `templates/` folder. It is found by
- * walking up from this module, since it runs from `src/init/` in tests and from a bundled chunk
- * in `dist/` once built.
+ * The starter `prompts.config.ts` ships in the package's `templates/` folder.
  */
 export async function readStarterConfig(): Promise<string> {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let level = 0; level < 4; level++) {
-    const candidate = join(dir, 'templates', 'prompts.config.ts');
-    try {
-      await access(candidate);
-      return await readFile(candidate, 'utf8');
-    } catch {
-      dir = dirname(dir);
-    }
-  }
+  const file = findInPackage('templates/prompts.config.ts', import.meta.url);
+  if (file) return readFile(file, 'utf8');
   throw new PromptlockError('The starter config templates/prompts.config.ts is missing from the promptlock package.', {
     hint: 'Reinstall promptlock.',
   });

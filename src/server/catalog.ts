@@ -6,6 +6,7 @@
 import { parseTemplate, type Segment } from '../template/index.js';
 import type { Prompt, PromptSummary } from '../types.js';
 import type { LoadedPackage, ServedFile } from './loaded-package.js';
+import { basePackageName } from '../package-name.js';
 
 export interface ServedVersion {
   prompt: Prompt;
@@ -63,7 +64,7 @@ function servePackage(loaded: LoadedPackage): ServedPackage {
     summary: {
       id: head.id,
       title: head.title,
-      packageName: `@${loaded.workspace}/${loaded.package}`,
+      packageName: basePackageName(loaded),
       workspaceSlug: loaded.workspace,
       version: head.version,
     },

@@ -7,10 +7,12 @@
 import { watch, promises as fs, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { AggregatePromptlockError, PromptlockError } from '../errors.js';
+import { eachLimited } from '../util/each-limited.js';
 import { buildCatalog, type Catalog } from './catalog.js';
 import { loadPackage } from './load-package.js';
 import type { LoadedPackage } from './loaded-package.js';
 import { listPackages, listWorkspaces } from './scan-folder.js';
+import { basePackageName } from '../package-name.js';
 
 export interface FolderSource {
   readonly catalog: Catalog;
@@ -32,15 +34,6 @@ function gathered(errors: PromptlockError[]): PromptlockError {
 
 function asPromptlockError(error: unknown): PromptlockError {
   return error instanceof PromptlockError ? error : new PromptlockError(String((error as Error)?.message ?? error), { cause: error });
-}
-
-/** Runs `task` over `items` with at most `limit` at a time. */
-async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await task(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 async function readAll(root: string): Promise<Map<string, LoadedPackage>> {
@@ -174,7 +167,7 @@ export async function openFolderSource(dir: string, warn: (message: string) => v
         if (loaded) packages.set(key, loaded);
         else packages.delete(key);
       } catch (error) {
-        warn(`@${workspace}/${pkg} is served as it was: ${asPromptlockError(error).message}`);
+        warn(`${basePackageName({ workspace, package: pkg })} is served as it was: ${asPromptlockError(error).message}`);
       }
     }
     if (closed) return;

@@ -3,7 +3,7 @@
  * by the shared template module (the same code the generated module renders with, so both agree).
  * No selector means `latest`; `draft` (or `v0`, its version) answers the draft.
  */
-import { parsePackageName } from '../package-name.js';
+import { basePackageName, parsePackageName } from '../package-name.js';
 import { renderTemplate } from '../template/index.js';
 import { ApiError, echo } from './api-error.js';
 import type { ServedPackage, ServedVersion } from './catalog.js';
@@ -87,7 +87,7 @@ export function handleGet(ctx: RouteContext): Reply {
   if (scope !== undefined && scope !== name.workspace) {
     throw new ApiError(403, 'forbidden', `This API key has no access to workspace "${echo(name.workspace)}".`, { workspace: echo(name.workspace) });
   }
-  const pkg = ctx.catalog.byName.get(`@${name.workspace}/${name.package}`);
+  const pkg = ctx.catalog.byName.get(basePackageName(name));
   if (!pkg) throw new ApiError(404, 'not_found', `Prompt ${echo(request.packageName)} not found.`);
   const { prompt, segments } = pickVersion(pkg, name.selector, echo(request.packageName));
   return {

@@ -4,6 +4,7 @@ import { ConfigError } from '../errors.js';
 import type { LoadedPackage } from './loaded-package.js';
 import { readAuthoredPackage } from './read-authored-package.js';
 import { readSnapshotPackage } from './read-snapshot-package.js';
+import { basePackageName } from '../package-name.js';
 
 async function kindOf(file: string): Promise<'file' | 'folder' | undefined> {
   try {
@@ -33,7 +34,7 @@ export async function loadPackage(root: string, workspace: string, pkg: string):
     if (!part) continue;
     for (const version of part.versions) {
       if (seen.has(version.number)) {
-        throw new ConfigError(`@${workspace}/${pkg} v${version.number} is defined both in ${folder}/ and in ${snapshot}.`, {
+        throw new ConfigError(`${basePackageName({ workspace, package: pkg })} v${version.number} is defined both in ${folder}/ and in ${snapshot}.`, {
           hint: 'Keep one of them.',
         });
       }

@@ -7,6 +7,7 @@ import { promises as fs, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { readIfExists } from '../util/read-if-exists.js';
 import type { ContextItem, Prompt } from '../types.js';
 import {
   describeIssue,
@@ -19,6 +20,7 @@ import {
 import { deriveCreatedAt, deriveId, versionCreatedAt } from './derive-ids.js';
 import { guessMimeType } from './guess-mime-type.js';
 import { authoredText, type LoadedVersion, type ServedFile } from './loaded-package.js';
+import { formatPackageName, type Selector } from '../package-name.js';
 
 const VERSION_ENTRY = /^(?:v(\d+)|draft)(\.md)?$/;
 const VERSION_FILES = new Set(['content.md', 'system.md', 'critique.md', 'description.md', 'prompt.json']);
@@ -30,17 +32,8 @@ interface VersionSource {
   isFolder: boolean;
 }
 
-async function readOptional(file: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | undefined> {
-  const text = await readOptional(file);
+  const text = await readIfExists(file);
   if (text === undefined) return undefined;
   let data: unknown;
   try {
@@ -175,7 +168,7 @@ export async function readAuthoredPackage(
   const dirs = [pkgDir, ...sources.filter((s) => s.isFolder).map((s) => path.join(pkgDir, s.entry))];
   const files = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
   const meta: PackageMeta = (files.has('prompt.json') ? await readJson(path.join(pkgDir, 'prompt.json'), packageMetaSchema) : undefined) ?? {};
-  const sharedDescription = files.has('description.md') ? await readOptional(path.join(pkgDir, 'description.md')) : undefined;
+  const sharedDescription = files.has('description.md') ? await readIfExists(path.join(pkgDir, 'description.md')) : undefined;
   if (sources.length === 0) {
     throw new ConfigError(`${pkgDir} has no versions.`, { hint: 'Add v1/content.md (or v1.md), or draft/content.md.' });
   }
@@ -210,7 +203,7 @@ export async function readAuthoredPackage(
       tags: own.tags ?? meta.tags ?? [],
       version,
       workspaceSlug: workspace,
-      packageName: `@${workspace}/${pkg}:${version}`,
+      packageName: formatPackageName({ workspace, package: pkg, selector: version as Selector }),
       content: texts.content,
       systemPrompt: ('systemPrompt' in texts ? texts.systemPrompt : undefined) ?? null,
       // The hosted service's own example omits critiquePrompt; do the same when there is none.

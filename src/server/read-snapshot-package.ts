@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { versionNumber } from '../package-name.js';
+import { formatPackageName, type Selector, versionNumber } from '../package-name.js';
 import { decodeSnapshot } from '../store/snapshot-format.js';
 import { guessMimeType } from './guess-mime-type.js';
 import type { LoadedVersion, ServedFile } from './loaded-package.js';
@@ -72,7 +72,7 @@ export async function readSnapshotPackage(
   const served = {
     ...prompt,
     workspaceSlug: workspace,
-    packageName: `@${workspace}/${pkg}:${prompt.version}`,
+    packageName: formatPackageName({ workspace, package: pkg, selector: prompt.version as Selector }),
     tags: prompt.tags ?? [],
     context: prompt.context ?? [],
     metadata: { ...metadata, createdAt: typeof metadata.createdAt === 'number' ? metadata.createdAt : 0 },

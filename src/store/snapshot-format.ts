@@ -7,18 +7,11 @@ import { LockfileError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { describeProblem, promptProblem } from '../prompt-grammar.js';
 import { PROMPT_FIELD_ORDER, type Prompt } from '../types.js';
+import { sortKeysDeep } from '../util/sort-keys-deep.js';
 import { integrityOf } from './integrity.js';
 
 /** String fields stored as arrays of lines when they hold a newline. */
 const MULTILINE_FIELDS = new Set(['content', 'systemPrompt', 'critiquePrompt', 'description']);
-
-function sortKeysDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeysDeep);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
-  return out;
-}
 
 function orderPromptKeys(prompt: Record<string, unknown>): string[] {
   const known: string[] = PROMPT_FIELD_ORDER.filter((key) => key in prompt);

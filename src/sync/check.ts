@@ -1,25 +1,25 @@
 /**
  * `promptlock check`: for CI, writes nothing. Config vs lockfile, snapshots vs their integrity,
  * variables vs snapshots, module vs snapshots (and the module type-checks); with `remote`, the
- * lockfile vs the service. Every problem is reported; the caller decides the exit code.
+ * lockfile vs the service. Every problem is reported as a `CheckProblem`; the caller formats
+ * them (`describeProblem`) and decides the exit code.
  */
-import { generateModuleFiles, typecheckModule } from '../codegen/index.js';
-import type { ResolvedConfig } from '../config/types.js';
 import path from 'node:path';
+import { generateModuleFiles, typecheckModule } from '../codegen/index.js';
+import { requestedEntries, selectorFor, type RequestedEntry } from '../config/prompt-entry.js';
+import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
-import type { Selector } from '../package-name.js';
-import { snapshotPath } from '../store/paths.js';
+import { parsePackageName, type Selector } from '../package-name.js';
 import { openStoreView } from '../store/commit-changes.js';
-import type { LockEntry } from '../store/lockfile-format.js';
+import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
+import { snapshotPath } from '../store/paths.js';
 import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
 import type { Variable } from '../template/index.js';
 import type { Prompt } from '../types.js';
-import { compareConfigWithLock } from './compare-config.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
 import { listedNames } from './list-names.js';
-import { requestedEntries, selectorFor } from './requested-entries.js';
 import { orphanSnapshots } from './store-changes.js';
-import type { SyncClient } from './sync-client.js';
+import type { CheckProblem, CheckResult, SyncClient } from './types.js';
 
 export interface CheckOptions {
   config: ResolvedConfig;
@@ -29,9 +29,46 @@ export interface CheckOptions {
   typecheck?: boolean;
 }
 
-export interface CheckResult {
-  problems: string[];
-  checked: number;
+const show = (selector: string | null) => (selector === null ? 'no selector' : selector);
+
+/**
+ * Where the config and the lockfile disagree, one problem each: requested but not locked,
+ * locked at another selector, locked but no longer requested. Empty when they agree.
+ */
+export function configLockMismatches(entries: readonly RequestedEntry[], lockfile: Lockfile): CheckProblem[] {
+  const problems: CheckProblem[] = [];
+  const mismatch = (subject: string, message: string) => problems.push({ code: 'config-mismatch', subject, message });
+  const lockedNames = Object.keys(lockfile.prompts);
+  for (const entry of entries) {
+    if (entry.kind === 'exact') {
+      const locked = lockfile.prompts[entry.name];
+      if (!locked) mismatch(entry.raw, `${entry.raw} is in the config but not in the lockfile`);
+      else if (locked.selector !== entry.selector) {
+        mismatch(entry.raw, `${entry.raw} asks for ${show(entry.selector)}, the lockfile has ${entry.name} at ${show(locked.selector)}`);
+      }
+    } else if (!lockedNames.some((name) => parsePackageName(name)?.workspace === entry.workspace)) {
+      mismatch(entry.raw, `${entry.raw} is in the config but the lockfile has no prompt of workspace "${entry.workspace}"`);
+    }
+  }
+  for (const name of lockedNames) {
+    const wanted = selectorFor(entries, name);
+    const locked = lockfile.prompts[name]!;
+    if (wanted === undefined) mismatch(name, `${name} is in the lockfile but no longer requested by the config`);
+    else if (wanted !== locked.selector && !entries.some((e) => e.kind === 'exact' && e.name === name)) {
+      mismatch(name, `${name} is locked at ${show(locked.selector)}, the config asks for ${show(wanted)}`);
+    }
+  }
+  return problems;
+}
+
+/** The same, as readable lines (for the error of `sync --frozen`). */
+export function compareConfigWithLock(entries: readonly RequestedEntry[], lockfile: Lockfile): string[] {
+  return configLockMismatches(entries, lockfile).map(describeProblem);
+}
+
+/** A problem as one line: its message, then its fix. */
+export function describeProblem(problem: CheckProblem): string {
+  return problem.fix ? `${problem.message}: ${problem.fix}` : problem.message;
 }
 
 /** Same names, types, hints and descriptions, in the same order (key order does not matter). */
@@ -46,24 +83,26 @@ function sameVariables(a: readonly Variable[], b: readonly Variable[]): boolean 
  * `v0`), and the context files: each locked id is a file item of the snapshot and, with
  * `contextFiles`, each file item is locked.
  */
-function lockedFieldProblems(name: string, entry: LockEntry, expected: LockEntry, prompt: Prompt, contextFiles: boolean): string[] {
-  const problems: string[] = [];
+function lockedFieldProblems(name: string, entry: LockEntry, expected: LockEntry, prompt: Prompt, contextFiles: boolean): CheckProblem[] {
+  const problems: CheckProblem[] = [];
+  const problem = (code: CheckProblem['code'], message: string, fix?: string) =>
+    problems.push({ code, subject: name, message: `${name}: ${message}`, ...(fix ? { fix } : {}) });
   const differs = (field: string, locked: unknown, actual: unknown) =>
-    problems.push(`${name}: the lockfile's ${field} ${JSON.stringify(locked)} does not match its snapshot (${JSON.stringify(actual)})`);
+    problem('lock-mismatch', `the lockfile's ${field} ${JSON.stringify(locked)} does not match its snapshot (${JSON.stringify(actual)})`);
   if (entry.version !== expected.version) differs('version', entry.version, expected.version);
   if (entry.id !== expected.id) differs('id', entry.id, expected.id);
-  if (!sameVariables(expected.variables, entry.variables)) problems.push(`${name}: the lockfile's variables do not match its snapshot`);
+  if (!sameVariables(expected.variables, entry.variables)) problem('lock-mismatch', `the lockfile's variables do not match its snapshot`);
   const pinned = entry.selector === 'draft' ? 'v0' : entry.selector && /^v\d+$/.test(entry.selector) ? entry.selector : undefined;
   if (pinned !== undefined && entry.version !== pinned) {
-    problems.push(`${name}: locked for selector ${entry.selector}, but its version is ${entry.version}`);
+    problem('lock-mismatch', `locked for selector ${entry.selector}, but its version is ${entry.version}`);
   }
   const fileItems = new Set((prompt.context ?? []).filter((item) => item.type === 'file').map((item) => item.id));
   for (const id of Object.keys(entry.files ?? {})) {
-    if (!fileItems.has(id)) problems.push(`${name}: the lockfile locks context file ${JSON.stringify(id)}, which its snapshot does not have`);
+    if (!fileItems.has(id)) problem('context-file', `the lockfile locks context file ${JSON.stringify(id)}, which its snapshot does not have`);
   }
   if (contextFiles) {
     for (const id of fileItems) {
-      if (!entry.files?.[id]) problems.push(`${name}: context file ${JSON.stringify(id)} of its snapshot is not locked: run \`promptlock sync\``);
+      if (!entry.files?.[id]) problem('context-file', `context file ${JSON.stringify(id)} of its snapshot is not locked`, 'run `promptlock sync`');
     }
   }
   return problems;
@@ -71,16 +110,37 @@ function lockedFieldProblems(name: string, entry: LockEntry, expected: LockEntry
 
 export async function check(options: CheckOptions): Promise<CheckResult> {
   const { config } = options;
+  // Paths as the user sees them: relative to the project.
+  const shown = (text: string) => text.split(`${config.rootDir}${path.sep}`).join('');
+  const relative = (problem: CheckProblem): CheckProblem => ({
+    ...problem,
+    subject: shown(problem.subject),
+    message: shown(problem.message),
+    ...(problem.fix ? { fix: shown(problem.fix) } : {}),
+  });
   const view = await openStoreView(config.rootDir);
   const lockfile = await readLockfile(view, config.lockfilePath);
   if (!lockfile) {
-    return { problems: [`no lockfile at ${config.lockfilePath}: run \`promptlock sync\` and commit it`], checked: 0 };
+    const missing: CheckProblem = {
+      code: 'no-lockfile',
+      subject: config.lockfilePath,
+      message: `no lockfile at ${config.lockfilePath}`,
+      fix: 'run `promptlock sync` and commit it',
+    };
+    return { problems: [relative(missing)], checked: 0 };
   }
   const entries = requestedEntries(config.prompts);
-  const problems = compareConfigWithLock(entries, lockfile);
+  const problems = configLockMismatches(entries, lockfile);
   // A run that failed after its commit point (a read-only or full disk, say) said so when it
   // failed; until a sync completes it, the files on disk are what is checked.
-  for (const failed of view.failedCommits) problems.push(`an earlier sync failed while writing its changes (${failed}): run \`promptlock sync\` to complete them`);
+  for (const failed of view.failedCommits) {
+    problems.push({
+      code: 'failed-commit',
+      subject: config.lockfilePath,
+      message: `an earlier sync failed while writing its changes (${failed})`,
+      fix: 'run `promptlock sync` to complete them',
+    });
+  }
   const names = Object.keys(lockfile.prompts).sort();
   const prompts = new Map<string, Prompt>();
   /** The lock entries as the snapshots say they must be: what the module must have been built from. */
@@ -89,7 +149,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     const entry = lockfile.prompts[name]!;
     const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, true, config.limits);
     if (!state.ok) {
-      problems.push(`${name}: ${state.problem}`);
+      problems.push({ code: 'snapshot', subject: name, message: `${name}: ${state.problem}` });
       continue;
     }
     prompts.set(name, state.prompt);
@@ -98,9 +158,11 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
       derived.set(name, { ...expected, ...(entry.files ? { files: entry.files } : {}) });
       problems.push(...lockedFieldProblems(name, entry, expected, state.prompt, config.contextFiles));
     } catch (error) {
-      problems.push(`${name}: ${(error as Error).message}`);
+      problems.push({ code: 'snapshot', subject: name, message: `${name}: ${(error as Error).message}` });
     }
   }
+  const module = (code: CheckProblem['code'], message: string, fix?: string) =>
+    problems.push({ code, subject: config.outputPath, message, ...(fix ? { fix } : {}) });
   if (prompts.size === names.length && derived.size === names.length) {
     // Built from the entries the snapshots imply, not from the lockfile's word: a lockfile edited
     // to another version or id makes the module differ too.
@@ -112,57 +174,61 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     let matching = true;
     for (const file of files) {
       const actual = (await view.readFile(file.path))?.toString('utf8');
-      if (actual === undefined) problems.push(`the module ${file.path} is missing: run \`promptlock generate\``);
-      else if (actual !== file.content) problems.push(`the module ${file.path} does not match the snapshots: run \`promptlock generate\``);
+      if (actual === undefined) module('module-missing', `the module ${file.path} is missing`, 'run `promptlock generate`');
+      else if (actual !== file.content) module('module-stale', `the module ${file.path} does not match the snapshots`, 'run `promptlock generate`');
       matching &&= actual === file.content;
     }
     if (matching && options.typecheck !== false) {
       const [code, declarations] = files;
       // A `.d.ts` is what a JavaScript project's compiler reads; its code is plain JavaScript.
       const checked = declarations ?? code!;
-      for (const diagnostic of await typecheckModule(checked.content, checked.path)) problems.push(`the module does not type-check: ${diagnostic}`);
+      for (const diagnostic of await typecheckModule(checked.content, checked.path)) module('module-type-error', `the module does not type-check: ${diagnostic}`);
     }
   } else {
-    problems.push(`the module ${config.outputPath} cannot be checked until the snapshots are fixed`);
+    module('module-unchecked', `the module ${config.outputPath} cannot be checked until the snapshots are fixed`);
   }
   for (const name of await orphanSnapshots(view, config.snapshotsDir, lockfile)) {
-    problems.push(`${snapshotPath(config.snapshotsDir, name)} is a snapshot of ${name}, which the lockfile does not have: \`promptlock sync\` removes it`);
+    const file = snapshotPath(config.snapshotsDir, name);
+    problems.push({
+      code: 'orphan-snapshot',
+      subject: file,
+      message: `${file} is a snapshot of ${name}, which the lockfile does not have`,
+      fix: '`promptlock sync` removes it',
+    });
   }
   if (options.remote) problems.push(...(await checkRemote(options, lockfile, entries)));
-  // Paths as the user sees them: relative to the project.
-  const shown = problems.map((problem) => problem.split(`${config.rootDir}${path.sep}`).join(''));
-  return { problems: shown, checked: names.length };
+  return { problems: problems.map(relative), checked: names.length };
 }
 
-async function checkRemote(
-  options: CheckOptions,
-  lockfile: NonNullable<Awaited<ReturnType<typeof readLockfile>>>,
-  entries: ReturnType<typeof requestedEntries>,
-): Promise<string[]> {
+async function checkRemote(options: CheckOptions, lockfile: Lockfile, entries: readonly RequestedEntry[]): Promise<CheckProblem[]> {
   if (!options.connect) throw new PromptlockError('check --remote needs a service connection.');
   const client = await options.connect();
-  const problems: string[] = [];
+  const problems: CheckProblem[] = [];
   try {
     const names = Object.keys(lockfile.prompts).sort();
     // Gathered per prompt, reported in name order: the same drift gives the same report.
     const found = await Promise.all(
-      names.map(async (name): Promise<string | undefined> => {
+      names.map(async (name): Promise<CheckProblem | undefined> => {
         const entry = lockfile.prompts[name]!;
         try {
           const remote = await fetchPrompt(client, name, entry.selector as Selector | null, { withFiles: false, limits: options.config.limits, apiKey: options.config.apiKey });
           if (remote.entry.integrity === entry.integrity) return undefined;
-          return remote.entry.version !== entry.version
-            ? `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`
-            : `${name}: ${entry.version} changed on the service since it was locked`;
+          const message =
+            remote.entry.version !== entry.version
+              ? `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`
+              : `${name}: ${entry.version} changed on the service since it was locked`;
+          return { code: 'remote-changed', subject: name, message };
         } catch (error) {
-          return `${name}: ${(error as Error).message}`;
+          return { code: 'remote-error', subject: name, message: `${name}: ${(error as Error).message}` };
         }
       }),
     );
-    problems.push(...found.filter((p): p is string => p !== undefined));
+    problems.push(...found.filter((p): p is CheckProblem => p !== undefined));
     if (entries.length === 0 || entries.some((e) => e.kind === 'glob')) {
       for (const name of listedNames(await client.listAll(), options.config.workspace)) {
-        if (!lockfile.prompts[name] && selectorFor(entries, name) !== undefined) problems.push(`${name} is listed by the service but not locked`);
+        if (!lockfile.prompts[name] && selectorFor(entries, name) !== undefined) {
+          problems.push({ code: 'remote-not-locked', subject: name, message: `${name} is listed by the service but not locked` });
+        }
       }
     }
   } finally {

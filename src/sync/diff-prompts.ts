@@ -5,7 +5,7 @@
 import { structuredPatch } from 'diff';
 import { encodeSnapshot } from '../store/snapshot-format.js';
 import { listVariables } from '../template/index.js';
-import type { Prompt } from '../types.js';
+import { promptTexts, type Prompt } from '../types.js';
 
 export interface FieldDiff {
   field: string;
@@ -38,13 +38,8 @@ export interface PromptDiff {
 
 /** The variables of the generated function, as the lockfile records them (name → TypeScript type). */
 function signatureOf(name: string, prompt: Prompt): Map<string, string> {
-  const texts = [
-    { label: 'content', text: prompt.content },
-    { label: 'systemPrompt', text: prompt.systemPrompt },
-    { label: 'critiquePrompt', text: prompt.critiquePrompt },
-  ];
   try {
-    return new Map(listVariables(texts, name).map((v) => [v.name, v.type]));
+    return new Map(listVariables(promptTexts(prompt), name).map((v) => [v.name, v.type]));
   } catch {
     // Conflicting hints: sync reports it; the diff still shows the texts.
     return new Map();
@@ -81,7 +76,8 @@ function splitTimestamps(value: unknown, at: string, found: Map<string, unknown>
   return out;
 }
 
-const TEXT_FIELDS = ['title', 'description', 'systemPrompt', 'content', 'critiquePrompt'] as const;
+/** The fields shown as line diffs: the three texts, with title and description first. */
+const DIFFED_FIELDS = ['title', 'description', 'systemPrompt', 'content', 'critiquePrompt'] as const;
 
 /** A text field, or undefined when the prompt lacks it (absent or null): zero lines, not one empty line. */
 function text(prompt: Prompt | undefined, field: string): string | undefined {
@@ -108,7 +104,7 @@ function lineDiff(field: string, before: string | undefined, after: string | und
 function otherFields(prompt: Prompt | undefined, timestamps: Map<string, unknown>): string | undefined {
   if (!prompt) return undefined;
   const rest: Record<string, unknown> = { ...prompt };
-  for (const field of [...TEXT_FIELDS, 'version', 'packageName']) delete rest[field];
+  for (const field of [...DIFFED_FIELDS, 'version', 'packageName']) delete rest[field];
   return encodeSnapshot(splitTimestamps(rest, '', timestamps) as Prompt).trimEnd();
 }
 
@@ -119,7 +115,7 @@ export function diffPrompts(before: ReadonlyMap<string, Prompt>, after: Readonly
     const old = before.get(name);
     const next = after.get(name);
     const fields: FieldDiff[] = [];
-    for (const field of TEXT_FIELDS) {
+    for (const field of DIFFED_FIELDS) {
       const diff = lineDiff(field, text(old, field), text(next, field));
       if (diff) fields.push(diff);
     }

@@ -10,26 +10,11 @@ import { integrityOf } from '../store/integrity.js';
 import type { LockedFile, LockEntry } from '../store/lockfile-format.js';
 import { encodeSnapshot } from '../store/snapshot-format.js';
 import { listVariables } from '../template/index.js';
-import type { ContextItem, Prompt } from '../types.js';
-import type { SyncClient } from './sync-client.js';
+import { promptTexts, type ContextItem, type Prompt } from '../types.js';
+import type { FetchedPrompt, ReusableFile, SyncClient } from './types.js';
 
 /** Largest context file downloaded when the service does not give its size. */
 export const MAX_CONTEXT_FILE_BYTES = 100 * 1024 * 1024;
-
-export interface FetchedPrompt {
-  name: string;
-  prompt: Prompt;
-  snapshot: string;
-  entry: LockEntry;
-  /** Context files to write, relative to the snapshots folder with `/` separators. */
-  files: Array<{ path: string; content: Uint8Array }>;
-}
-
-export interface ReusableFile {
-  locked: LockedFile;
-  /** Bytes on disk, verified against `locked.integrity`. */
-  content: Uint8Array;
-}
 
 /** `product FAQ (v2).pdf` → `product-FAQ-v2-.pdf`: safe on every file system, never a path. */
 function safeFileName(item: ContextItem): string {
@@ -39,14 +24,7 @@ function safeFileName(item: ContextItem): string {
 }
 
 function variablesOf(name: string, prompt: Prompt) {
-  return listVariables(
-    [
-      { label: 'content', text: prompt.content },
-      { label: 'systemPrompt', text: prompt.systemPrompt },
-      { label: 'critiquePrompt', text: prompt.critiquePrompt },
-    ],
-    name,
-  );
+  return listVariables(promptTexts(prompt), name);
 }
 
 /** Lock entry and snapshot text for a prompt already in hand. */

@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors.js';
-import { isSelector, isSlug, parsePackageName } from '../package-name.js';
+import { basePackageName, isSelector, isSlug, parsePackageName } from '../package-name.js';
 import { shown } from '../prompt-grammar.js';
 import type { PromptSummary } from '../types.js';
 
@@ -12,7 +12,7 @@ export function listedNames(items: readonly PromptSummary[], workspace: string |
   for (const item of items) {
     const parsed = parsePackageName(item.packageName);
     if (parsed) {
-      names.add(`@${parsed.workspace}/${parsed.package}`);
+      names.add(basePackageName(parsed));
       continue;
     }
     const [bare, selector] = item.packageName.split(':') as [string, string | undefined];
@@ -32,7 +32,7 @@ export function listedNames(items: readonly PromptSummary[], workspace: string |
           { hint: 'Set the `workspace` option in the config to the workspace these prompts belong to.', code: 'bare_slug' },
         );
       }
-      names.add(`@${ws}/${bare}`);
+      names.add(basePackageName({ workspace: ws, package: bare }));
       continue;
     }
     throw new ServiceError(`The service lists a prompt with an invalid packageName "${item.packageName}" (id ${item.id}).`, {

@@ -10,7 +10,7 @@ import type { StoreView } from '../store/commit-changes.js';
 import { decodeLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { resolveLockfileConflict, type MergeDecision } from '../store/lockfile-merge.js';
 import { readLockedSnapshot } from '../store/read-store.js';
-import { selectorFor, type RequestedEntry } from './requested-entries.js';
+import { selectorFor, type RequestedEntry } from '../config/prompt-entry.js';
 
 export interface ConflictResolution {
   /** Conflicts (hunks) in the lockfile. */

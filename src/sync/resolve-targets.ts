@@ -1,19 +1,14 @@
 import { ConfigError, ServiceError } from '../errors.js';
-import { parsePackageName, type Selector } from '../package-name.js';
-import { selectorFor, type RequestedEntry } from './requested-entries.js';
-import type { SyncOptions } from './sync.js';
-
-export interface Target {
-  name: string;
-  selector: Selector | null;
-}
+import { basePackageName, parsePackageName, type Selector } from '../package-name.js';
+import { selectorFor, type RequestedEntry } from '../config/prompt-entry.js';
+import type { SyncOptions, Target } from './types.js';
 
 function baseName(raw: string): { name: string; selector: Selector | undefined } {
   const parsed = parsePackageName(raw);
   if (!parsed) {
     throw new ConfigError(`"${raw}" is not a package name.`, { hint: 'Expected @workspace/package[:vN|latest|draft].' });
   }
-  return { name: `@${parsed.workspace}/${parsed.package}`, selector: parsed.selector === 'v0' ? 'draft' : parsed.selector };
+  return { name: basePackageName(parsed), selector: parsed.selector === 'v0' ? 'draft' : parsed.selector };
 }
 
 /** The prompts to sync, with the selector each is requested at. */
@@ -46,7 +41,7 @@ export async function resolveTargets(
   if (entries.length === 0) for (const name of names) map.set(name, 'latest');
   for (const entry of entries) {
     if (entry.kind !== 'glob') continue;
-    const matched = names.filter((name) => name.startsWith(`@${entry.workspace}/`));
+    const matched = names.filter((name) => parsePackageName(name)?.workspace === entry.workspace);
     if (matched.length === 0) {
       throw new ServiceError(`${entry.raw} matched no prompt: the service lists none in workspace "${entry.workspace}".`, {
         code: 'empty_glob',

@@ -5,7 +5,8 @@ import type { StoreChange, StoreView } from '../store/commit-changes.js';
 import { encodeLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { contextFilePath, snapshotPath } from '../store/paths.js';
 import { decodeSnapshot } from '../store/snapshot-format.js';
-import type { FetchedPrompt } from './fetch-prompt.js';
+import type { FetchedPrompt } from './types.js';
+import { basePackageName } from '../package-name.js';
 
 const SLUG = /^[a-z0-9-]+$/;
 
@@ -33,7 +34,7 @@ export async function orphanSnapshots(view: StoreView, snapshotsDir: string, loc
     }
     for (const file of files.filter((f) => f.isFile()).map((f) => f.name)) {
       const match = /^([a-z0-9-]+)\.json$/.exec(file);
-      const name = match ? `@${ws}/${match[1]}` : undefined;
+      const name = match ? basePackageName({ workspace: ws, package: match[1]! }) : undefined;
       if (!name || locked.prompts[name]) continue;
       const bytes = await view.readFile(path.join(snapshotsDir, ws, file));
       if (bytes === undefined) continue;

@@ -1,8 +1,10 @@
 /**
- * The sync engine: resolve what the config asks for, fetch what changed, and commit snapshots,
- * lockfile and module in one transaction. `frozen` installs from the lockfile instead.
+ * The sync engine, as a pipeline: read the store, resolve what the config asks for (from the
+ * service, or from the lockfile with `frozen`), work out what changed, then commit snapshots,
+ * lockfile and module in one transaction.
  */
 import { generateModuleFiles } from '../codegen/index.js';
+import { requestedEntries } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
 import { commitChanges, openStoreView, recoverStore, type StoreView } from '../store/commit-changes.js';
@@ -10,58 +12,11 @@ import { emptyLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import { acquireRunLock } from '../store/run-lock.js';
 import type { Prompt } from '../types.js';
-import { frozenWork } from './frozen-work.js';
-import { readPreviousLockfile, type ConflictResolution } from './merge-resolution.js';
-import { requestedEntries } from './requested-entries.js';
-import type { RunContext, Work } from './run-context.js';
+import { readPreviousLockfile } from './merge-resolution.js';
+import { resolveFromLockfile } from './resolve-from-lockfile.js';
+import { resolveFromService } from './resolve-from-service.js';
 import { planStoreChanges } from './store-changes.js';
-import type { SyncClient } from './sync-client.js';
-import { syncWork } from './sync-work.js';
-
-export type SyncEvent =
-  | { type: 'phase'; phase: 'list' | 'fetch' | 'write'; total?: number }
-  | { type: 'prompt'; name: string; done: number; total: number; fetched: boolean };
-
-export interface SyncOptions {
-  config: ResolvedConfig;
-  /** Opens the service client; called only when a request is needed. */
-  connect: () => Promise<SyncClient>;
-  /** Restrict the sync to these prompts (names from the config, with or without selector). */
-  names?: readonly string[];
-  /** Install exactly what the lockfile says (like `npm ci`). */
-  frozen?: boolean;
-  /** Download file context items; defaults to `config.contextFiles`. */
-  withFiles?: boolean;
-  /** Compute everything, write nothing (for `diff`). */
-  dryRun?: boolean;
-  onEvent?: (event: SyncEvent) => void;
-}
-
-export interface PromptChange {
-  name: string;
-  from?: string;
-  to?: string;
-}
-
-export interface SyncResult {
-  prompts: number;
-  added: PromptChange[];
-  changed: PromptChange[];
-  removed: PromptChange[];
-  unchanged: number;
-  fetched: number;
-  written: string[];
-  deleted: string[];
-  /** Prompts before and after, for `diff`. */
-  before: Map<string, Prompt>;
-  after: Map<string, Prompt>;
-  requests: number;
-  retries: number;
-  status429: number;
-  durationMs: number;
-  /** Set when the lockfile had git conflict markers: how both sides were merged. */
-  resolvedConflict?: ConflictResolution;
-}
+import type { LockChanges, PromptChange, ResolvedPrompts, SyncClient, SyncOptions, SyncResult } from './types.js';
 
 export async function sync(options: SyncOptions): Promise<SyncResult> {
   const started = performance.now();
@@ -79,11 +34,31 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     const entries = requestedEntries(config.prompts);
     const { lockfile, resolution } = await readPreviousLockfile(view, config, entries);
     const previous = lockfile ?? emptyLockfile();
+    // After a merged conflict every locked prompt keeps its version (src/sync/merge-resolution.ts).
     const hold = resolution ? new Set(Object.keys(previous.prompts)) : undefined;
-    const ctx: RunContext = { options, view, previous, entries, withFiles, connect, ...(hold ? { hold } : {}) };
-    const work = options.frozen ? await frozenWork(ctx) : await syncWork(ctx);
-    const result = await finish(options, view, previous, work, started, client);
-    return resolution ? { ...result, resolvedConflict: resolution } : result;
+    const inputs = { options, view, previous, entries, withFiles, connect, ...(hold ? { hold } : {}) };
+    const resolved = options.frozen ? await resolveFromLockfile(inputs) : await resolveFromService(inputs);
+    const after = await promptsAfter(view, config, resolved);
+    const before = await promptsBefore(view, config, previous, (name) => Boolean(options.dryRun) || after.has(name));
+    const changes = lockChanges(previous, resolved.next, resolved.partial);
+    let files = { written: [] as string[], deleted: [] as string[] };
+    if (!options.dryRun) {
+      options.onEvent?.({ type: 'phase', phase: 'write' });
+      files = await commitSync(view, config, previous, resolved, after, !resolved.partial && !options.frozen);
+    }
+    return {
+      prompts: Object.keys(resolved.next.prompts).length,
+      ...changes,
+      fetched: resolved.fetched.length,
+      ...files,
+      before,
+      after,
+      requests: client?.stats.requests ?? 0,
+      retries: client?.stats.retries ?? 0,
+      status429: client?.stats.status429 ?? 0,
+      durationMs: Math.round(performance.now() - started),
+      ...(resolution ? { resolvedConflict: resolution } : {}),
+    };
   } finally {
     await connecting?.catch(() => undefined);
     await client?.close();
@@ -91,85 +66,77 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
   }
 }
 
-async function finish(
-  options: SyncOptions,
-  view: StoreView,
-  previous: Lockfile,
-  work: Work,
-  started: number,
-  client: SyncClient | undefined,
-): Promise<SyncResult> {
-  const { config } = options;
-  const after = new Map<string, Prompt>(work.kept);
-  for (const f of work.fetched) after.set(f.name, f.prompt);
+/** Every prompt of the new lockfile: kept, fetched, or (a partial sync) read from its snapshot. */
+async function promptsAfter(view: StoreView, config: ResolvedConfig, resolved: ResolvedPrompts): Promise<Map<string, Prompt>> {
+  const after = new Map<string, Prompt>(resolved.kept);
+  for (const f of resolved.fetched) after.set(f.name, f.prompt);
   // A partial sync still generates every locked prompt: read the ones it did not touch.
-  for (const name of Object.keys(work.next.prompts)) {
+  for (const name of Object.keys(resolved.next.prompts)) {
     if (after.has(name)) continue;
-    const state = await readLockedSnapshot(view, config.snapshotsDir, name, work.next.prompts[name]!, false, config.limits);
+    const state = await readLockedSnapshot(view, config.snapshotsDir, name, resolved.next.prompts[name]!, false, config.limits);
     if (!state.ok) {
       throw new LockfileError(`Cannot generate the module: ${state.problem}.`, { hint: 'Run a full `promptlock sync`.' });
     }
     after.set(name, state.prompt);
   }
+  return after;
+}
+
+/** The previous lockfile's prompts that `wanted` names, as their snapshots hold them (for `diff`). */
+async function promptsBefore(view: StoreView, config: ResolvedConfig, previous: Lockfile, wanted: (name: string) => boolean): Promise<Map<string, Prompt>> {
   const before = new Map<string, Prompt>();
   for (const name of Object.keys(previous.prompts)) {
-    if (options.dryRun || after.has(name)) {
-      const state = await readLockedSnapshot(view, config.snapshotsDir, name, previous.prompts[name]!, false, config.limits);
-      if (state.prompt) before.set(name, state.prompt);
-    }
+    if (!wanted(name)) continue;
+    const state = await readLockedSnapshot(view, config.snapshotsDir, name, previous.prompts[name]!, false, config.limits);
+    if (state.prompt) before.set(name, state.prompt);
   }
+  return before;
+}
+
+/** What changed between two lockfiles, prompt by prompt (a partial sync removes nothing). */
+export function lockChanges(previous: Lockfile, next: Lockfile, partial: boolean): LockChanges {
   const added: PromptChange[] = [];
   const changed: PromptChange[] = [];
   let unchanged = 0;
-  for (const [name, entry] of Object.entries(work.next.prompts)) {
+  for (const [name, entry] of Object.entries(next.prompts)) {
     const old = previous.prompts[name];
     if (!old) added.push({ name, to: entry.version });
     else if (old.integrity !== entry.integrity || JSON.stringify(old.files ?? {}) !== JSON.stringify(entry.files ?? {})) {
       changed.push({ name, from: old.version, to: entry.version });
     } else unchanged++;
   }
-  const removed = work.partial
+  const removed = partial
     ? []
     : Object.keys(previous.prompts)
-        .filter((name) => !work.next.prompts[name])
+        .filter((name) => !next.prompts[name])
         .map((name) => ({ name, from: previous.prompts[name]!.version }));
+  return { added, changed, removed, unchanged };
+}
 
-  let written: string[] = [];
-  let deleted: string[] = [];
-  if (!options.dryRun) {
-    options.onEvent?.({ type: 'phase', phase: 'write' });
-    const moduleFiles = generateModuleFiles(
-      Object.keys(work.next.prompts)
-        .sort()
-        .map((name) => ({ name, entry: work.next.prompts[name]!, prompt: after.get(name)! })),
-      { outputPath: config.outputPath, omit: config.omit },
-    );
-    const changes = await planStoreChanges({
-      view,
-      snapshotsDir: config.snapshotsDir,
-      lockfilePath: config.lockfilePath,
-      previous,
-      next: work.next,
-      fetched: work.fetched,
-      moduleFiles,
-      prune: !work.partial && !options.frozen,
-    });
-    ({ written, deleted } = await commitChanges(config.rootDir, changes, { storeDir: config.snapshotsDir }));
-  }
-  return {
-    prompts: Object.keys(work.next.prompts).length,
-    added,
-    changed,
-    removed,
-    unchanged,
-    fetched: work.fetched.length,
-    written,
-    deleted,
-    before,
-    after,
-    requests: client?.stats.requests ?? 0,
-    retries: client?.stats.retries ?? 0,
-    status429: client?.stats.status429 ?? 0,
-    durationMs: Math.round(performance.now() - started),
-  };
+/** Generates the module and commits it with the snapshots and the lockfile, in one transaction. */
+async function commitSync(
+  view: StoreView,
+  config: ResolvedConfig,
+  previous: Lockfile,
+  resolved: ResolvedPrompts,
+  after: ReadonlyMap<string, Prompt>,
+  prune: boolean,
+): Promise<{ written: string[]; deleted: string[] }> {
+  const moduleFiles = generateModuleFiles(
+    Object.keys(resolved.next.prompts)
+      .sort()
+      .map((name) => ({ name, entry: resolved.next.prompts[name]!, prompt: after.get(name)! })),
+    { outputPath: config.outputPath, omit: config.omit },
+  );
+  const changes = await planStoreChanges({
+    view,
+    snapshotsDir: config.snapshotsDir,
+    lockfilePath: config.lockfilePath,
+    previous,
+    next: resolved.next,
+    fetched: resolved.fetched,
+    moduleFiles,
+    prune,
+  });
+  return commitChanges(config.rootDir, changes, { storeDir: config.snapshotsDir });
 }

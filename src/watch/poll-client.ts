@@ -11,7 +11,7 @@ import { basePackageName, parsePackageName } from '../package-name.js';
 import type { StoreView } from '../store/commit-changes.js';
 import type { Lockfile } from '../store/lockfile-format.js';
 import { readLockedSnapshot } from '../store/read-store.js';
-import type { SyncClient } from '../sync/sync-client.js';
+import type { SyncClient } from '../sync/types.js';
 import type { Prompt, PromptSummary } from '../types.js';
 
 export interface Observations {

@@ -11,13 +11,14 @@ import { PromptlockError } from '../errors.js';
 import { openStoreView } from '../store/commit-changes.js';
 import { readLockfile } from '../store/read-store.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
-import type { SyncClient } from '../sync/sync-client.js';
-import { sync, type SyncResult } from '../sync/sync.js';
+import type { SyncClient, SyncResult } from '../sync/types.js';
+import { sync } from '../sync/sync.js';
 import { checkUpstream, type UpstreamState } from './check-upstream.js';
 import { editedSnapshots } from './edited-snapshots.js';
 import { pollAllowance, pollBudget, RequestWindow, RoundRobin } from './poll-budget.js';
 import { pollClient } from './poll-client.js';
 import { watchFiles, type FileBatch, type WatchedPaths } from './watch-files.js';
+import { pluralise } from '../util/pluralise.js';
 
 export interface WatchLog {
   info(message: string): void;
@@ -190,7 +191,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
     try {
       const result = await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, rootDir: config.rootDir, omit: config.omit, limits: config.limits, force: true });
       stats.generates++;
-      if (result.written) log.success(`Regenerated ${display(result.outputPath)} (${result.count} ${result.count === 1 ? 'prompt' : 'prompts'})`);
+      if (result.written) log.success(`Regenerated ${display(result.outputPath)} (${pluralise(result.count, 'prompt')})`);
       for (const name of await editedSnapshots(config, files)) {
         log.warn(
           `The snapshot of ${name} no longer matches the lockfile (edited by hand?). The module follows it, as \`promptlock generate\` does; ` +

@@ -170,5 +170,10 @@ describe('diff and check --remote', () => {
       expect.stringContaining('@bulk/prompt-0002: snapshot'),
       expect.stringContaining('cannot be checked until the snapshots are fixed'),
     ]);
+    // The same problems, structured: what, about what, and the printed line is message + fix.
+    expect(report.details).toEqual([
+      expect.objectContaining({ code: 'snapshot', subject: '@bulk/prompt-0002', message: report.problems[0] }),
+      expect.objectContaining({ code: 'module-unchecked', subject: 'src/generated/prompts.ts', message: report.problems[1] }),
+    ]);
   });
 });

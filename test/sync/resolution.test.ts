@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ServiceError } from '../../src/errors.js';
 import { emptyLockfile, type LockEntry } from '../../src/store/lockfile-format.js';
-import { closeMatches } from '../../src/sync/close-matches.js';
-import { compareConfigWithLock } from '../../src/sync/compare-config.js';
+import { closeMatches } from '../../src/sync/resolve-from-service.js';
+import { compareConfigWithLock } from '../../src/sync/check.js';
 import { listedNames } from '../../src/sync/list-names.js';
-import { parseRequestedEntry, requestedEntries, selectorFor } from '../../src/sync/requested-entries.js';
+import { parseRequestedEntry, requestedEntries, selectorFor } from '../../src/config/prompt-entry.js';
 
 const item = (packageName: string, extra: Record<string, unknown> = {}) => ({ id: `pmt_${packageName}`, title: 't', packageName, ...extra });
 

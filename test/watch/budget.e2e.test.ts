@@ -9,7 +9,7 @@ import { createClient } from '../../src/api/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import type { ResolvedConfig } from '../../src/config/types.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
-import type { SyncClient } from '../../src/sync/sync-client.js';
+import type { SyncClient } from '../../src/sync/types.js';
 import { sync } from '../../src/sync/sync.js';
 import { pollBudget } from '../../src/watch/poll-budget.js';
 import { startWatch, type WatchHandle } from '../../src/watch/watch.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { action, type CliRuntime } from '../action.js';
-import type { EditFlags } from '../edit-command.js';
+import type { EditFlags } from './run-edit.js';
 
 export function registerAdd(program: Command, runtime: CliRuntime): void {
   program
@@ -9,7 +9,7 @@ export function registerAdd(program: Command, runtime: CliRuntime): void {
     .description('add a prompt to the prompts list of the config (keeping its formatting), then sync it')
     .option('--no-sync', 'only edit the config')
     .action(action(runtime, async (ctx, name: string, flags: EditFlags) => {
-        const { runEdit, addPromptToConfig } = await import('../edit-command.js');
+        const { runEdit, addPromptToConfig } = await import('./run-edit.js');
         return runEdit(ctx, name, flags, addPromptToConfig);
       }),
     );
@@ -22,7 +22,7 @@ export function registerRemove(program: Command, runtime: CliRuntime): void {
     .description('remove a prompt from the prompts list of the config (never the last one), then sync')
     .option('--no-sync', 'only edit the config')
     .action(action(runtime, async (ctx, name: string, flags: EditFlags) => {
-        const { runEdit, removePromptFromConfig } = await import('../edit-command.js');
+        const { runEdit, removePromptFromConfig } = await import('./run-edit.js');
         return runEdit(ctx, name, flags, removePromptFromConfig);
       }),
     );

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { action, type CliRuntime } from '../action.js';
+import { pluralise } from '../../util/pluralise.js';
 
 export function registerCheck(program: Command, runtime: CliRuntime): void {
   program
@@ -9,20 +10,22 @@ export function registerCheck(program: Command, runtime: CliRuntime): void {
     .option('--no-typecheck', 'skip type-checking the module with the TypeScript compiler')
     .action(
       action(runtime, async (ctx, opts: { remote?: boolean; typecheck: boolean }) => {
-        const [{ check }, { connector }, { loadCommandConfig }] = await Promise.all([
+        const [{ check, describeProblem }, { connector }, { loadCommandConfig }] = await Promise.all([
           import('../../sync/check.js'),
           import('../connect.js'),
           import('../load-command-config.js'),
         ]);
         const config = await loadCommandConfig(ctx);
         const result = await check({ config, remote: Boolean(opts.remote), connect: connector(ctx, config), typecheck: opts.typecheck });
+        const lines = result.problems.map(describeProblem);
         if (ctx.globals.json) {
-          ctx.logger.json({ command: 'check', ok: result.problems.length === 0, checked: result.checked, problems: result.problems });
+          // `problems`: the lines as printed; `details`: the same problems as { code, subject, message, fix }.
+          ctx.logger.json({ command: 'check', ok: lines.length === 0, checked: result.checked, problems: lines, details: result.problems });
         } else if (result.problems.length === 0) {
           ctx.logger.success(`${result.checked} prompts checked: lockfile, snapshots and module agree${opts.remote ? ' with the service' : ''}`);
         } else {
-          ctx.logger.error(`check found ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}:`);
-          for (const problem of result.problems) ctx.logger.info(`  - ${problem}`);
+          ctx.logger.error(`check found ${pluralise(result.problems.length, 'problem')}:`);
+          for (const line of lines) ctx.logger.info(`  - ${line}`);
         }
         return result.problems.length === 0 ? 0 : 1;
       }),

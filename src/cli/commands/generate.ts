@@ -4,6 +4,7 @@ import { relative } from 'node:path';
 import { action, type CliRuntime } from '../action.js';
 import type { GenerateOptions } from '../../codegen/generate.js';
 import type { CommandContext } from '../context.js';
+import { pluralise } from '../../util/pluralise.js';
 
 interface GenerateFlags {
   force?: boolean;
@@ -38,7 +39,7 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
   if (ctx.globals.json) {
     ctx.logger.json(result);
   } else if (result.written) {
-    ctx.logger.success(`Generated ${shown} (${result.count} ${result.count === 1 ? 'prompt' : 'prompts'})`);
+    ctx.logger.success(`Generated ${shown} (${pluralise(result.count, 'prompt')})`);
   } else {
     ctx.logger.success(`${shown} is up to date`);
   }

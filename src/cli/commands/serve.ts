@@ -6,6 +6,8 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { isLoopbackHost } from '../../config/base-url.js';
 import { ConfigError } from '../../errors.js';
+import { firstSignal } from '../../util/first-signal.js';
+import { pluralise } from '../../util/pluralise.js';
 import { isSlug } from '../../package-name.js';
 import { LOCAL_TEST_KEY, type ServerOptions } from '../../server/server-options.js';
 import { action, type CliRuntime } from '../action.js';
@@ -116,26 +118,6 @@ function boundUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** Resolves with the first SIGINT/SIGTERM; `cancel` removes the handlers when serving never started. */
-function untilStopped(): { stopped: Promise<string>; cancel(): void } {
-  let stop: (signal: string) => void = () => undefined;
-  const stopped = new Promise<string>((resolve) => {
-    stop = (signal: string) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  return {
-    stopped,
-    cancel: () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    },
-  };
-}
 
 export function registerServe(program: Command, runtime: CliRuntime): void {
   program
@@ -171,7 +153,7 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
         checkExposure(flags);
         options.log = (line) => (line.startsWith('warning: ') ? logger.warn(line.slice(9)) : logger.verbose(line));
         // Handlers go in before the server starts, so an early Ctrl-C still closes it cleanly.
-        const { stopped, cancel } = untilStopped();
+        const { signal: stopped, cancel } = firstSignal();
         let server;
         try {
           const { startServer } = await import('../../server/index.js');
@@ -181,7 +163,7 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
           throw error;
         }
         const { prompts, workspaces } = server.counts();
-        const keyNote = flags.key.length === 0 ? `; test key ${LOCAL_TEST_KEY}` : `; ${flags.key.length} key${flags.key.length === 1 ? '' : 's'}`;
+        const keyNote = flags.key.length === 0 ? `; test key ${LOCAL_TEST_KEY}` : `; ${pluralise(flags.key.length, 'key')}`;
         const exposed = !isLoopbackHost(flags.host);
         if (exposed) {
           logger.warn(
@@ -189,7 +171,7 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
           );
         }
         logger.result(
-          `promptlock serve listening on ${exposed ? boundUrl(flags.host, server.port) : server.url} (${prompts} prompt${prompts === 1 ? '' : 's'} in ${workspaces} workspace${workspaces === 1 ? '' : 's'} from ${flags.dir}${keyNote})`,
+          `promptlock serve listening on ${exposed ? boundUrl(flags.host, server.port) : server.url} (${pluralise(prompts, 'prompt')} in ${pluralise(workspaces, 'workspace')} from ${flags.dir}${keyNote})`,
         );
         // What a project's .env needs to sync from here (README, Quickstart); the key only if it is the public test key.
         logger.info(`To sync a project from it, put these lines in its .env:\nPROMPTLOCK_BASE_URL=${server.url}\nPROMPTLOCK_API_KEY=${flags.key.length === 0 ? LOCAL_TEST_KEY : '<one of the --key values>'}`);

@@ -10,7 +10,7 @@ export function registerSync(program: Command, runtime: CliRuntime): void {
     .option('--with-files', 'download file context items next to their snapshots (as contextFiles: true)')
     .action(
       action(runtime, async (ctx, names: string[], opts: { frozen?: boolean; withFiles?: boolean }) => {
-        const { runSyncCommand } = await import('../sync-command.js');
+        const { runSyncCommand } = await import('./run-sync.js');
         return runSyncCommand(ctx, { ...(names.length > 0 ? { names } : {}), frozen: opts.frozen, withFiles: opts.withFiles });
       }),
     );

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { firstSignal } from '../../util/first-signal.js';
 import { action, type CliRuntime } from '../action.js';
 
 /** Retries of one request in watch mode (a one-off sync uses the client's default of 5). */
@@ -12,26 +13,6 @@ function atLeast(label: string, min: number) {
   };
 }
 
-/**
- * Resolves with the first SIGINT or SIGTERM. Both handlers go once the first arrives, so a second
- * Ctrl-C gets Node's default and ends a process whose shutdown hangs.
- */
-function firstSignal(): { signal: Promise<NodeJS.Signals>; cancel: () => void } {
-  let stop: (signal: NodeJS.Signals) => void = () => {};
-  const cancel = () => {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-  };
-  const signal = new Promise<NodeJS.Signals>((resolve) => {
-    stop = (name) => {
-      cancel();
-      resolve(name);
-    };
-  });
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return { signal, cancel };
-}
 
 export function registerWatch(program: Command, runtime: CliRuntime): void {
   program

@@ -1,5 +1,5 @@
 import type { ArrayLiteralExpression, ObjectLiteralExpression, SourceFile } from 'ts-morph';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../errors.js';
 import { insertListItem, removeListItem, type LayoutHints, type ListShape } from './list-edits.js';
 import { planAdd, planRemove, type PromptEdit } from './plan-prompt-edit.js';
 import { findConfigObject, findPromptsArray } from './find-config-object.js';

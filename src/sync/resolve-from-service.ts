@@ -1,22 +1,26 @@
 /** The normal sync: resolve targets, keep what is pinned and intact, fetch the rest. */
 import { ServiceError } from '../errors.js';
+import { basePackageName } from '../package-name.js';
+import type { StoreView } from '../store/commit-changes.js';
+import { integrityOf } from '../store/integrity.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
+import { contextFilePath } from '../store/paths.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import type { Prompt } from '../types.js';
-import { closeMatches } from './close-matches.js';
-import { fetchPrompt, type ReusableFile } from './fetch-prompt.js';
+import { editDistance } from '../util/edit-distance.js';
+import { fetchPrompt } from './fetch-prompt.js';
+import { forEachPrompt } from './for-each-prompt.js';
 import { listedNames } from './list-names.js';
-import { resolveTargets, type Target } from './resolve-targets.js';
-import { reusableFiles } from './reusable-files.js';
 import { exactSelector } from './merge-resolution.js';
-import { mapAll, type RunContext, type Work } from './run-context.js';
+import { resolveTargets } from './resolve-targets.js';
+import type { ResolvedPrompts, ReusableFile, SyncInputs, Target } from './types.js';
 
 function isPinnedAndLocked(target: Target, locked: LockEntry | undefined): boolean {
   return Boolean(locked && target.selector && /^v\d+$/.test(target.selector) && locked.selector === target.selector && locked.version === target.selector);
 }
 
-export async function syncWork(ctx: RunContext): Promise<Work> {
-  const { options, view, previous, entries, withFiles, connect } = ctx;
+export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPrompts> {
+  const { options, view, previous, entries, withFiles, connect } = inputs;
   const { config } = options;
   let listing: Promise<string[]> | undefined;
   const listed = () =>
@@ -28,10 +32,10 @@ export async function syncWork(ctx: RunContext): Promise<Work> {
   options.onEvent?.({ type: 'phase', phase: 'fetch', total: targets.length });
   let done = 0;
   const kept = new Map<string, Prompt>();
-  const results = await mapAll(targets, async (target) => {
+  const results = await forEachPrompt(targets, async (target) => {
     const locked = previous.prompts[target.name];
     // Held (after a merge conflict): kept at its locked version even when its selector floats.
-    const held = ctx.hold?.has(target.name) === true && locked?.selector === target.selector;
+    const held = inputs.hold?.has(target.name) === true && locked?.selector === target.selector;
     if (held || isPinnedAndLocked(target, locked)) {
       const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked!, withFiles, config.limits);
       const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked!.files?.[c.id]);
@@ -88,4 +92,27 @@ async function explainNotFound(error: unknown, target: Target, listed: () => Pro
   const asked = selector ? `${name}:${selector}` : name;
   const hint = suggestions.length > 0 ? `Did you mean ${suggestions.join(', ')}?` : 'Check the name in the config, and that your key can read its workspace.';
   return new ServiceError(`Prompt ${asked} was not found on the service (404).`, { status: 404, code: 'not_found', hint, cause: error });
+}
+
+/** Context files of a lock entry that are on disk and intact, so they need no download. */
+async function reusableFiles(view: StoreView, snapshotsDir: string, entry: LockEntry): Promise<Map<string, ReusableFile>> {
+  const out = new Map<string, ReusableFile>();
+  for (const [id, locked] of Object.entries(entry.files ?? {})) {
+    // Read only a plain file name inside a package's own `.files` folder (decodeLockfile checks the package).
+    const [ws, folder] = locked.path.split('/');
+    const content = await view.readFile(contextFilePath(snapshotsDir, basePackageName({ workspace: ws!, package: folder?.replace(/\.files$/, '') ?? '' }), locked.path));
+    if (content && integrityOf(content) === locked.integrity) out.set(id, { locked, content });
+  }
+  return out;
+}
+
+/** Suggestions for a name the service does not know ("did you mean …"): up to `limit`, closest first. */
+export function closeMatches(name: string, candidates: readonly string[], limit = 3): string[] {
+  const threshold = Math.max(3, Math.floor(name.length / 3));
+  return candidates
+    .map((candidate) => ({ candidate, d: editDistance(name, candidate) }))
+    .filter(({ candidate, d }) => d <= threshold || candidate.includes(name.split('/')[1] ?? name))
+    .sort((x, y) => x.d - y.d || x.candidate.localeCompare(y.candidate))
+    .slice(0, limit)
+    .map(({ candidate }) => candidate);
 }

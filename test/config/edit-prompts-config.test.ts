@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
-import { addPromptToConfig, removePromptFromConfig } from '../../src/init/index.js';
+import { addPromptToConfig, removePromptFromConfig } from '../../src/config/edit/index.js';
 
 const FIXTURES = new URL('../fixtures/init/', import.meta.url).pathname;
 // UPDATE_GOLDEN=1 rewrites expected.ts from the current output; review the diff before committing.

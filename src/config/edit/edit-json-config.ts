@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../errors.js';
 import { detectJsonStyle, stringifyJson } from './json-style.js';
 import { planAdd, planRemove } from './plan-prompt-edit.js';
 import type { SourceEdit } from './edit-config-source.js';

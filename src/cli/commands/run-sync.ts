@@ -1,18 +1,16 @@
 import path from 'node:path';
-import { sync, type SyncResult } from '../sync/sync.js';
-import { connector } from './connect.js';
-import type { CommandContext } from './context.js';
-import { loadCommandConfig } from './load-command-config.js';
-import { createProgress } from './progress.js';
+import { sync } from '../../sync/sync.js';
+import type { SyncResult } from '../../sync/types.js';
+import { connector } from '../connect.js';
+import type { CommandContext } from '../context.js';
+import { loadCommandConfig } from '../load-command-config.js';
+import { createProgress } from '../progress.js';
+import { pluralise } from '../../util/pluralise.js';
 
 export interface SyncCommandOptions {
   names?: string[];
   frozen?: boolean;
   withFiles?: boolean;
-}
-
-function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
 }
 
 function summary(result: SyncResult, rootDir: string) {
@@ -59,18 +57,18 @@ export async function runSyncCommand(ctx: CommandContext, options: SyncCommandOp
   const { colors } = ctx.logger;
   if (result.resolvedConflict) {
     const { hunks, decisions } = result.resolvedConflict;
-    ctx.logger.info(`Merged the git conflict in ${path.relative(config.rootDir, config.lockfilePath)} (${plural(hunks, 'conflict')}): every version either side locked is kept`);
+    ctx.logger.info(`Merged the git conflict in ${path.relative(config.rootDir, config.lockfilePath)} (${pluralise(hunks, 'conflict')}): every version either side locked is kept`);
     for (const d of decisions) ctx.logger.info(`  ${d.name}  ${d.version} (${d.kept}${d.other ? `, over ${d.other}` : ''}: ${d.reason})`);
   }
   const seconds = (result.durationMs / 1000).toFixed(1);
   const touched = result.added.length + result.changed.length + result.removed.length;
-  const requests = `${plural(result.requests, 'request')}${result.retries ? `, ${plural(result.retries, 'retry', 'retries')}` : ''}`;
+  const requests = `${pluralise(result.requests, 'request')}${result.retries ? `, ${pluralise(result.retries, 'retry', 'retries')}` : ''}`;
   if (touched === 0 && result.written.length === 0 && result.deleted.length === 0) {
-    ctx.logger.success(`${plural(result.prompts, 'prompt')} up to date, no file changed (${requests}, ${seconds} s)`);
+    ctx.logger.success(`${pluralise(result.prompts, 'prompt')} up to date, no file changed (${requests}, ${seconds} s)`);
     return 0;
   }
   ctx.logger.success(
-    `Synced ${plural(result.prompts, 'prompt')} in ${seconds} s: ${result.added.length} added, ${result.changed.length} changed, ${result.removed.length} removed, ${result.unchanged} unchanged (${requests})`,
+    `Synced ${pluralise(result.prompts, 'prompt')} in ${seconds} s: ${result.added.length} added, ${result.changed.length} changed, ${result.removed.length} removed, ${result.unchanged} unchanged (${requests})`,
   );
   for (const c of result.added) ctx.logger.info(`  ${colors.green('+')} ${c.name}  ${c.to}`);
   for (const c of result.changed) ctx.logger.info(`  ${colors.yellow('~')} ${c.name}  ${c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}`);

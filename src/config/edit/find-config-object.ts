@@ -1,5 +1,5 @@
 import type { ArrayLiteralExpression, Expression, Node, ObjectLiteralExpression, SourceFile } from 'ts-morph';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../errors.js';
 
 type TsMorph = typeof import('ts-morph');
 

@@ -1,9 +1,10 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { parsePromptEntry } from '../config/prompt-entry.js';
-import { addPromptToConfig, locateConfigFile, removePromptFromConfig, type PromptEdit } from '../init/index.js';
-import type { CommandContext } from './context.js';
-import { runSyncCommand } from './sync-command.js';
+import { parsePromptEntry } from '../../config/prompt-entry.js';
+import { addPromptToConfig, locateConfigFile, removePromptFromConfig, type PromptEdit } from '../../config/edit/index.js';
+import { writeFileAtomic } from '../../util/write-file-atomic.js';
+import type { CommandContext } from '../context.js';
+import { runSyncCommand } from './run-sync.js';
 
 export interface EditFlags {
   sync: boolean;
@@ -19,9 +20,7 @@ async function syncAfterEdit(ctx: CommandContext, edit: PromptEdit, original: Bu
   const byName = edit.action !== 'removed' && parsePromptEntry(edit.entry)?.package !== '*';
   const restore = async () => {
     if (!edit.changed) return;
-    const temp = `${edit.configPath}.promptlock-tmp`;
-    await writeFile(temp, original);
-    await rename(temp, edit.configPath);
+    await writeFileAtomic(edit.configPath, original);
     ctx.logger.info(`Restored ${relative(ctx.io.cwd, edit.configPath) || edit.configPath} as it was, since the sync failed.`);
   };
   let code: number;

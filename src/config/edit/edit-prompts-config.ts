@@ -1,6 +1,7 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../errors.js';
+import { writeFileAtomic } from '../../util/write-file-atomic.js';
 import { addPromptToSource, removePromptFromSource, type SourceEdit } from './edit-config-source.js';
 import { addPromptToJson, removePromptFromJson } from './edit-json-config.js';
 import type { PromptEdit } from './plan-prompt-edit.js';
@@ -37,9 +38,7 @@ async function editConfigFile(configPath: string, name: string, mode: Mode): Pro
   }
   if (result.edit.changed) {
     // Through a temporary file, so an interrupted write never leaves half a config behind.
-    const temporary = `${configPath}.${process.pid}.tmp`;
-    await writeFile(temporary, result.text);
-    await rename(temporary, configPath);
+    await writeFileAtomic(configPath, result.text);
   }
   return { ...result.edit, configPath };
 }

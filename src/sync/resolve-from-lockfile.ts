@@ -3,13 +3,14 @@ import { LockfileError } from '../errors.js';
 import type { Selector } from '../package-name.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import type { Prompt } from '../types.js';
-import { compareConfigWithLock } from './compare-config.js';
+import { compareConfigWithLock } from './check.js';
 import { fetchPrompt } from './fetch-prompt.js';
+import { forEachPrompt } from './for-each-prompt.js';
 import { exactSelector } from './merge-resolution.js';
-import { mapAll, type RunContext, type Work } from './run-context.js';
+import type { ResolvedPrompts, SyncInputs } from './types.js';
 
-export async function frozenWork(ctx: RunContext): Promise<Work> {
-  const { options, view, previous, entries, withFiles, connect } = ctx;
+export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedPrompts> {
+  const { options, view, previous, entries, withFiles, connect } = inputs;
   const { config } = options;
   if (Object.keys(previous.prompts).length === 0 && !(await view.readFile(config.lockfilePath))) {
     throw new LockfileError(`sync --frozen needs a lockfile, and ${config.lockfilePath} does not exist.`, {
@@ -26,7 +27,7 @@ export async function frozenWork(ctx: RunContext): Promise<Work> {
   options.onEvent?.({ type: 'phase', phase: 'fetch', total: names.length });
   let done = 0;
   const kept = new Map<string, Prompt>();
-  const fetched = await mapAll(names, async (name) => {
+  const fetched = await forEachPrompt(names, async (name) => {
     const entry = previous.prompts[name]!;
     const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, withFiles, config.limits);
     if (state.ok) {

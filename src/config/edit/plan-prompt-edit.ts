@@ -1,5 +1,6 @@
-import { ConfigError } from '../errors.js';
-import { parsePromptEntry, validatePromptEntry } from './prompt-entry.js';
+import { ConfigError } from '../../errors.js';
+import { basePackageName } from '../../package-name.js';
+import { parsePromptEntry, validatePromptEntry } from '../prompt-entry.js';
 
 /** What `add`/`remove` did to a config file; the CLI turns it into a message. */
 export interface PromptEdit {
@@ -29,7 +30,9 @@ const quoted = (items: readonly string[]) => items.map((item) => `"${item}"`).jo
 function sameBase(entries: Entries, base: string): number[] {
   const found: number[] = [];
   entries.forEach((entry, index) => {
-    if (entry !== undefined && parsePromptEntry(entry)?.base === base) found.push(index);
+    if (entry === undefined) return;
+    const parsed = parsePromptEntry(entry);
+    if (parsed && basePackageName(parsed) === base) found.push(index);
   });
   return found;
 }
@@ -39,7 +42,7 @@ function sameBase(entries: Entries, base: string): number[] {
  * selector replaces that entry, since one package cannot be locked at two selectors.
  */
 export function planAdd(entries: Entries, name: string, where: string): AddPlan {
-  const { base } = validatePromptEntry(name);
+  const base = basePackageName(validatePromptEntry(name));
   if (entries.includes(name)) return { kind: 'unchanged' };
   const matches = sameBase(entries, base);
   if (matches.length === 0) return { kind: 'append' };
@@ -59,7 +62,9 @@ export function planAdd(entries: Entries, name: string, where: string): AddPlan 
  * lists", so removing one prompt must not silently widen the config to all of them.
  */
 export function planRemove(entries: Entries, name: string, where: string): { index: number; entry: string } {
-  const { base, selector } = validatePromptEntry(name);
+  const entry = validatePromptEntry(name);
+  const base = basePackageName(entry);
+  const { selector } = entry;
   let index = entries.indexOf(name);
   if (index === -1) {
     const matches = sameBase(entries, base);

@@ -1,0 +1,148 @@
+/**
+ * The sync pipeline's types, in the order data flows: the options of a run, what it starts from
+ * (`SyncInputs`), what resolving decided (`ResolvedPrompts`), what it reports (`SyncResult`);
+ * and `check`'s findings. Every sync/ module imports its types from here, so the modules form no
+ * cycle.
+ */
+import type { ConflictResolution } from './merge-resolution.js';
+import type { RequestedEntry } from '../config/prompt-entry.js';
+import type { ResolvedConfig } from '../config/types.js';
+import type { Selector } from '../package-name.js';
+import type { StoreView } from '../store/commit-changes.js';
+import type { LockedFile, LockEntry, Lockfile } from '../store/lockfile-format.js';
+import type { ContextDownload, Prompt, PromptSummary } from '../types.js';
+
+/** What the sync engine needs of the service client (src/api implements it). */
+export interface SyncClient {
+  listAll(): Promise<PromptSummary[]>;
+  getPrompt(packageName: string, variables?: Record<string, string>): Promise<Prompt>;
+  getContextDownloadUrl(contextId: string): Promise<ContextDownload>;
+  downloadFile(url: string, options: { maxBytes: number; expectedSize?: number }): Promise<Uint8Array>;
+  readonly stats: { requests: number; retries: number; status429: number; waitedMs: number };
+  close(): Promise<void>;
+}
+
+export type SyncEvent =
+  | { type: 'phase'; phase: 'list' | 'fetch' | 'write'; total?: number }
+  | { type: 'prompt'; name: string; done: number; total: number; fetched: boolean };
+
+export interface SyncOptions {
+  config: ResolvedConfig;
+  /** Opens the service client; called only when a request is needed. */
+  connect: () => Promise<SyncClient>;
+  /** Restrict the sync to these prompts (names from the config, with or without selector). */
+  names?: readonly string[];
+  /** Install exactly what the lockfile says (like `npm ci`). */
+  frozen?: boolean;
+  /** Download file context items; defaults to `config.contextFiles`. */
+  withFiles?: boolean;
+  /** Compute everything, write nothing (for `diff`). */
+  dryRun?: boolean;
+  onEvent?: (event: SyncEvent) => void;
+}
+
+/** A prompt the config asks for, with the selector it is requested at. */
+export interface Target {
+  name: string;
+  selector: Selector | null;
+}
+
+/** What one sync run knows before it fetches: shared by the normal and the frozen path. */
+export interface SyncInputs {
+  options: SyncOptions;
+  view: StoreView;
+  /** The lockfile on disk (empty when there is none). */
+  previous: Lockfile;
+  entries: readonly RequestedEntry[];
+  withFiles: boolean;
+  connect: () => Promise<SyncClient>;
+  /** Names whose locked version this run keeps (a merged lockfile: src/sync/merge-resolution.ts). */
+  hold?: ReadonlySet<string>;
+}
+
+/** One prompt fetched from the service, as the store keeps it. */
+export interface FetchedPrompt {
+  name: string;
+  prompt: Prompt;
+  snapshot: string;
+  entry: LockEntry;
+  /** Context files to write, relative to the snapshots folder with `/` separators. */
+  files: Array<{ path: string; content: Uint8Array }>;
+}
+
+/** A context file of the previous lock entry, on disk and intact: no download needed. */
+export interface ReusableFile {
+  locked: LockedFile;
+  /** Bytes on disk, verified against `locked.integrity`. */
+  content: Uint8Array;
+}
+
+/** What resolving decided: the new lockfile, the prompts it fetched, and the ones it kept. */
+export interface ResolvedPrompts {
+  next: Lockfile;
+  fetched: FetchedPrompt[];
+  /** Prompts not fetched this run, read from their snapshots. */
+  kept: Map<string, Prompt>;
+  /** Only some prompts were synced (names given): the others stay as locked. */
+  partial: boolean;
+}
+
+export interface PromptChange {
+  name: string;
+  from?: string;
+  to?: string;
+}
+
+/** How the new lockfile differs from the previous one, prompt by prompt. */
+export interface LockChanges {
+  added: PromptChange[];
+  changed: PromptChange[];
+  removed: PromptChange[];
+  unchanged: number;
+}
+
+export interface SyncResult extends LockChanges {
+  prompts: number;
+  fetched: number;
+  written: string[];
+  deleted: string[];
+  /** Prompts before and after, for `diff`. */
+  before: Map<string, Prompt>;
+  after: Map<string, Prompt>;
+  requests: number;
+  retries: number;
+  status429: number;
+  durationMs: number;
+  /** Set when the lockfile had git conflict markers: how both sides were merged. */
+  resolvedConflict?: ConflictResolution;
+}
+
+/** One finding of `check`: what is wrong (`code`), about what, in words, and how to fix it. */
+export interface CheckProblem {
+  code:
+    | 'no-lockfile'
+    | 'config-mismatch'
+    | 'failed-commit'
+    | 'snapshot'
+    | 'lock-mismatch'
+    | 'context-file'
+    | 'module-missing'
+    | 'module-stale'
+    | 'module-type-error'
+    | 'module-unchecked'
+    | 'orphan-snapshot'
+    | 'remote-changed'
+    | 'remote-not-locked'
+    | 'remote-error';
+  /** The prompt name, or the file (relative to the project), the problem is about. */
+  subject: string;
+  /** The problem, one sentence. */
+  message: string;
+  /** What to run or change, when there is one thing to do. */
+  fix?: string;
+}
+
+export interface CheckResult {
+  problems: CheckProblem[];
+  checked: number;
+}
