@@ -9,8 +9,8 @@
  */
 import { encodeLockfile, LOCKFILE_VERSION } from '../store/lockfile-format.js';
 import { stringLiteral } from './escape.js';
-import { inputsDigest, inputsLine } from './inputs-digest.js';
-import { functionNames } from './naming.js';
+import { inputsDigest, inputsLine, sealModule } from './inputs-digest.js';
+import { exportNames } from './naming.js';
 import { promptToFunction, type CodegenPrompt } from './prompt-to-function.js';
 import { runtimeSource } from './runtime-source.js';
 
@@ -48,7 +48,7 @@ export function generateModule(prompts: readonly CodegenPrompt[]): string {
     prompts: Object.fromEntries(sorted.map(({ name, entry }) => [name, entry])),
   });
   const digest = inputsDigest(lockfile, runtime);
-  const names = functionNames(sorted.map((item) => item.name));
+  const names = exportNames(sorted);
   if (names.size !== sorted.length) throw new Error('generateModule: the same package name was given twice');
 
   const out: string[] = [`${BANNER}\n${inputsLine(digest, sorted.length)}\n/* eslint-disable */\n\n`, runtime];
@@ -60,5 +60,5 @@ export function generateModule(prompts: readonly CodegenPrompt[]): string {
   out.push('} = {\n');
   for (const item of sorted) out.push('  ', stringLiteral(item.name), ': ', names.get(item.name)!, ',\n');
   out.push('};\n\n/** The package name of a generated prompt. */\nexport type PromptName = keyof typeof prompts;\n');
-  return out.join('');
+  return sealModule(out.join(''));
 }

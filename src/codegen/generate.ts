@@ -2,10 +2,10 @@
  * `generate`: lockfile + snapshots → the module on disk, written only when its content changed.
  * `sync` calls this after it has committed the store; `check` uses `renderModuleFromStore`.
  */
-import { open } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { PromptlockError } from '../errors.js';
 import { displayPath } from './display-path.js';
-import { inputsDigest, readInputsLine } from './inputs-digest.js';
+import { inputsDigest, readSealedInputs } from './inputs-digest.js';
 import { readLockfileText } from './read-lockfile-text.js';
 import type { StoreLocation } from './read-store.js';
 import { runtimeSource } from './runtime-source.js';
@@ -13,7 +13,10 @@ import { writeIfChanged } from './write-if-changed.js';
 
 export interface GenerateOptions extends StoreLocation {
   outputPath: string;
-  /** Rebuild even when the module's recorded inputs match the lockfile. */
+  /**
+   * Rebuild even when the module is up to date. Never needed: a module whose text or inputs differ
+   * is always rebuilt (kept as `generate --force` for scripts that use it).
+   */
   force?: boolean;
 }
 
@@ -31,20 +34,9 @@ export interface GenerateResult {
   mismatched: string[];
 }
 
-/** The first bytes of a file (enough for the banner), or undefined when it cannot be read. */
-async function readHead(file: string, bytes = 512): Promise<string | undefined> {
-  const handle = await open(file, 'r').catch(() => undefined);
-  if (!handle) return undefined;
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } catch {
-    // Not readable as a file (a folder, say): not up to date; writing it will say what is wrong.
-    return undefined;
-  } finally {
-    await handle.close();
-  }
+/** The module on disk, or undefined when it cannot be read (missing, a folder: writing it says what is wrong). */
+async function readModule(file: string): Promise<Buffer | undefined> {
+  return readFile(file).catch(() => undefined);
 }
 
 /** The module text for the store, without writing it (what `check` compares with the file). */
@@ -65,7 +57,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const { outputPath } = options;
   const lockfileText = await readLockfileText(options.lockfilePath);
   if (!options.force) {
-    const recorded = readInputsLine((await readHead(outputPath)) ?? '');
+    // Up to date only when the module is exactly what was generated (its seal) from these inputs.
+    const recorded = readSealedInputs((await readModule(outputPath)) ?? Buffer.alloc(0));
     if (recorded && recorded.digest === inputsDigest(lockfileText, runtimeSource())) {
       return { outputPath, written: false, count: recorded.count, mismatched: [] };
     }

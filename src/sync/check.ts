@@ -95,7 +95,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     prompts.set(name, state.prompt);
     try {
       const expected = lockPrompt(name, entry.selector as Selector | null, state.prompt).entry;
-      derived.set(name, { ...expected, ...(entry.files ? { files: entry.files } : {}) });
+      derived.set(name, { ...expected, ...(entry.exportName === undefined ? {} : { exportName: entry.exportName }), ...(entry.files ? { files: entry.files } : {}) });
       problems.push(...lockedFieldProblems(name, entry, expected, state.prompt, config.contextFiles));
     } catch (error) {
       problems.push(`${name}: ${(error as Error).message}`);

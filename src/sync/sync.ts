@@ -3,6 +3,7 @@
  * lockfile and module in one transaction. `frozen` installs from the lockfile instead.
  */
 import { generateModule } from '../codegen/index.js';
+import { recordExportNames, type ExportRename } from '../codegen/naming.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
 import { commitChanges, openStoreView, recoverStore, type StoreView } from '../store/commit-changes.js';
@@ -31,6 +32,8 @@ export interface SyncOptions {
   frozen?: boolean;
   /** Download file context items; defaults to `config.contextFiles`. */
   withFiles?: boolean;
+  /** Name every prompt's export afresh instead of keeping the names in the lockfile. */
+  renameExports?: boolean;
   /** Compute everything, write nothing (for `diff`). */
   dryRun?: boolean;
   onEvent?: (event: SyncEvent) => void;
@@ -47,6 +50,8 @@ export interface SyncResult {
   added: PromptChange[];
   changed: PromptChange[];
   removed: PromptChange[];
+  /** Prompts whose export name changed (only with `renameExports`, or a name removed from the lockfile). */
+  renamed: ExportRename[];
   unchanged: number;
   fetched: number;
   written: string[];
@@ -93,6 +98,14 @@ async function finish(
   client: SyncClient | undefined,
 ): Promise<SyncResult> {
   const { config } = options;
+  // Every prompt keeps its export name; new ones are named around them (README, "The generated
+  // module"). `--frozen` writes the lockfile as it is, names or not.
+  let renamed: ExportRename[] = [];
+  if (!options.frozen) {
+    const named = recordExportNames(previous.prompts, work.next.prompts, options.renameExports);
+    work = { ...work, next: { ...work.next, prompts: named.prompts } };
+    renamed = named.renamed;
+  }
   const after = new Map<string, Prompt>(work.kept);
   for (const f of work.fetched) after.set(f.name, f.prompt);
   // A partial sync still generates every locked prompt: read the ones it did not touch.
@@ -154,6 +167,7 @@ async function finish(
     added,
     changed,
     removed,
+    renamed,
     unchanged,
     fetched: work.fetched.length,
     written,
