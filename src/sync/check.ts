@@ -49,17 +49,17 @@ function sameVariables(a: readonly Variable[], b: readonly Variable[]): boolean 
 function lockedFieldProblems(name: string, entry: LockEntry, expected: LockEntry, prompt: Prompt, contextFiles: boolean): string[] {
   const problems: string[] = [];
   const differs = (field: string, locked: unknown, actual: unknown) =>
-    problems.push(`${name}: the lockfile's ${field} ${JSON.stringify(locked)} does not match its snapshot (${JSON.stringify(actual)})`);
+    problems.push(`${name}: the lockfile's ${field} ${JSON.stringify(locked)} does not match its snapshot (${JSON.stringify(actual)}): run \`promptlock sync\``);
   if (entry.version !== expected.version) differs('version', entry.version, expected.version);
   if (entry.id !== expected.id) differs('id', entry.id, expected.id);
-  if (!sameVariables(expected.variables, entry.variables)) problems.push(`${name}: the lockfile's variables do not match its snapshot`);
+  if (!sameVariables(expected.variables, entry.variables)) problems.push(`${name}: the lockfile's variables do not match its snapshot: run \`promptlock sync\``);
   const pinned = entry.selector === 'draft' ? 'v0' : entry.selector && /^v\d+$/.test(entry.selector) ? entry.selector : undefined;
   if (pinned !== undefined && entry.version !== pinned) {
-    problems.push(`${name}: locked for selector ${entry.selector}, but its version is ${entry.version}`);
+    problems.push(`${name}: locked for selector ${entry.selector}, but its version is ${entry.version}: run \`promptlock sync\``);
   }
   const fileItems = new Set((prompt.context ?? []).filter((item) => item.type === 'file').map((item) => item.id));
   for (const id of Object.keys(entry.files ?? {})) {
-    if (!fileItems.has(id)) problems.push(`${name}: the lockfile locks context file ${JSON.stringify(id)}, which its snapshot does not have`);
+    if (!fileItems.has(id)) problems.push(`${name}: the lockfile locks context file ${JSON.stringify(id)}, which its snapshot does not have: run \`promptlock sync\``);
   }
   if (contextFiles) {
     for (const id of fileItems) {
@@ -77,7 +77,8 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     return { problems: [`no lockfile at ${config.lockfilePath}: run \`promptlock sync\` and commit it`], checked: 0 };
   }
   const entries = requestedEntries(config.prompts);
-  const problems = compareConfigWithLock(entries, lockfile);
+  // Each problem names the command that fixes it (test/adoption/check-fixes.e2e.test.ts runs each).
+  const problems = compareConfigWithLock(entries, lockfile).map((problem) => `${problem}: run \`promptlock sync\``);
   // A run that failed after its commit point (a read-only or full disk, say) said so when it
   // failed; until a sync completes it, the files on disk are what is checked.
   for (const failed of view.failedCommits) problems.push(`an earlier sync failed while writing its changes (${failed}): run \`promptlock sync\` to complete them`);
@@ -89,7 +90,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     const entry = lockfile.prompts[name]!;
     const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, true, config.limits);
     if (!state.ok) {
-      problems.push(`${name}: ${state.problem}`);
+      problems.push(`${name}: ${state.problem}: restore it from git, or run \`promptlock sync --frozen\` to download the locked version again`);
       continue;
     }
     prompts.set(name, state.prompt);
@@ -141,8 +142,8 @@ async function checkRemote(
           const remote = await fetchPrompt(client, name, entry.selector as Selector | null, { withFiles: false, limits: options.config.limits, apiKey: options.config.apiKey });
           if (remote.entry.integrity === entry.integrity) return undefined;
           return remote.entry.version !== entry.version
-            ? `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`
-            : `${name}: ${entry.version} changed on the service since it was locked`;
+            ? `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version}): run \`promptlock sync\` to lock it`
+            : `${name}: ${entry.version} changed on the service since it was locked: run \`promptlock sync\` to lock it`;
         } catch (error) {
           return `${name}: ${(error as Error).message}`;
         }
@@ -151,7 +152,7 @@ async function checkRemote(
     problems.push(...found.filter((p): p is string => p !== undefined));
     if (entries.length === 0 || entries.some((e) => e.kind === 'glob')) {
       for (const name of listedNames(await client.listAll(), options.config.workspace)) {
-        if (!lockfile.prompts[name] && selectorFor(entries, name) !== undefined) problems.push(`${name} is listed by the service but not locked`);
+        if (!lockfile.prompts[name] && selectorFor(entries, name) !== undefined) problems.push(`${name} is listed by the service but not locked: run \`promptlock sync\``);
       }
     }
   } finally {

@@ -1,10 +1,11 @@
 /** The normal sync: resolve targets, keep what is pinned and intact, fetch the rest. */
 import { ServiceError } from '../errors.js';
+import type { Selector } from '../package-name.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import type { Prompt } from '../types.js';
 import { closeMatches } from './close-matches.js';
-import { fetchPrompt, type ReusableFile } from './fetch-prompt.js';
+import { fetchPrompt, lockPrompt, type ReusableFile } from './fetch-prompt.js';
 import { listedNames } from './list-names.js';
 import { resolveTargets, type Target } from './resolve-targets.js';
 import { reusableFiles } from './reusable-files.js';
@@ -35,7 +36,11 @@ export async function syncWork(ctx: RunContext): Promise<Work> {
       if (state.ok && filesComplete) {
         kept.set(target.name, state.prompt);
         options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total: targets.length, fetched: false });
-        return { name: target.name, entry: locked! };
+        // Locked again from the snapshot, which matched its integrity: an id or variables edited
+        // in the lockfile by hand is repaired (what `check` tells to run sync for).
+        const relocked = lockPrompt(target.name, locked!.selector as Selector | null, state.prompt).entry;
+        const entry = relocked.integrity === locked!.integrity ? { ...locked!, ...relocked } : locked!;
+        return { name: target.name, entry };
       }
     }
     const reusable: ReadonlyMap<string, ReusableFile> = withFiles && locked ? await reusableFiles(view, config.snapshotsDir, locked) : new Map();
