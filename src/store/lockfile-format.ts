@@ -4,10 +4,9 @@
  * files), and its variables. Sorted, no timestamps, never the key.
  */
 import { z } from 'zod';
-import { exportNameProblem } from '../codegen/naming.js';
 import { LockfileError } from '../errors.js';
 import { isSelector } from '../package-name.js';
-import { ID_PATTERN, VERSION_PATTERN, variableNameProblem } from '../prompt-grammar.js';
+import { exportNameProblem, ID_PATTERN, VERSION_PATTERN, variableNameProblem } from '../prompt-grammar.js';
 import type { Variable } from '../template/index.js';
 
 export const LOCKFILE_VERSION = 1;
