@@ -220,3 +220,27 @@ export function promptProblem(prompt: unknown, options: ValidateOptions = {}): P
 export function describeProblem(problem: PromptProblem): string {
   return `field ${problem.field.startsWith('(') ? problem.field : `"${problem.field}"`} ${problem.message}`;
 }
+
+// Export names of generated functions (src/codegen/naming.ts): they reach code as they are.
+
+/** Words that cannot name a function declaration in an ES module (strict mode) or a TS module. */
+export const RESERVED: ReadonlySet<string> = new Set([
+  // ECMAScript reserved words, including the strict-mode and module-only ones.
+  ...'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await'.split(
+    ' ',
+  ),
+  // Not reserved, but not declarable in strict code or clashing with globals TypeScript guards.
+  ...'arguments eval undefined globalThis require exports module'.split(' '),
+]);
+
+/** Names the generated module declares itself (runtime helpers start with `$`, out of reach). */
+export const MODULE_NAMES: ReadonlySet<string> = new Set(['prompts', 'PromptName', 'RenderedPrompt', 'RenderedPromptContextItem']);
+
+/** Why a recorded export name cannot be used (it reaches code as it is), or undefined when it can. */
+export function exportNameProblem(name: string): string | undefined {
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) return 'must be an identifier (a letter, _ or $, then letters, digits, _ or $)';
+  if (RESERVED.has(name)) return 'is a reserved word';
+  if (MODULE_NAMES.has(name)) return 'is a name the module declares itself';
+  if (name.length > 200) return 'is longer than 200 characters';
+  return undefined;
+}

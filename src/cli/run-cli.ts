@@ -20,7 +20,7 @@ export function defaultIO(): CliIO {
 const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   init: ['promptlock init                     # prompts.config.ts + "prepare" and "prompts:sync" scripts', 'promptlock init --no-package-json   # print the scripts instead of editing package.json'],
   sync: ['promptlock sync                     # everything the config asks for', 'promptlock sync @acme/support-reply  # only this prompt', 'promptlock sync --frozen            # CI: exactly what the lockfile says'],
-  generate: ['promptlock generate                 # the module from lockfile + snapshots, no network', 'promptlock generate --json', 'promptlock generate --force         # rebuild even when up to date'],
+  generate: ['promptlock generate                 # the module from lockfile + snapshots, no network', 'promptlock generate --json', 'promptlock check || promptlock generate   # an edited or deleted module is always rebuilt'],
   check: ['promptlock check                    # CI: lockfile, snapshots and module agree, module type-checks', 'promptlock check --remote           # also compare the lockfile with the service'],
   diff: ['promptlock diff                     # what sync would change; breaking changes first', 'promptlock diff --format markdown > prompt-changes.md   # a PR comment', 'promptlock diff --json | jq \'.changes[] | select(.breaking)\''],
   watch: ['promptlock watch                    # regenerate on edits, poll the service every watchInterval s', 'promptlock watch --interval 5 --rate-limit 300'],

@@ -9,9 +9,9 @@
  */
 import { encodeLockfile, LOCKFILE_VERSION } from '../store/lockfile-format.js';
 import { stringLiteral } from './escape.js';
-import { inputsDigest, inputsLine } from './inputs-digest.js';
+import { inputsDigest, inputsLine, sealModule } from './inputs-digest.js';
 import { moduleFormat, omittedFields, optionsKey, type ModuleFile, type ModuleOptions, type OmittableField } from './module-format.js';
-import { functionNames } from './naming.js';
+import { exportNames } from './naming.js';
 import { promptToFunction, type CodegenPrompt, type FunctionOptions, type FunctionSource } from './prompt-to-function.js';
 import { runtimeFor, runtimeSource } from './runtime-source.js';
 
@@ -55,7 +55,7 @@ function moduleText(prompts: readonly CodegenPrompt[], file: 'ts' | 'js' | 'dts'
     prompts: Object.fromEntries(sorted.map(({ name, entry }) => [name, entry])),
   });
   const digest = inputsDigest(lockfile, runtimeSource() + digestKey);
-  const names = functionNames(sorted.map((item) => item.name));
+  const names = exportNames(sorted);
   if (names.size !== sorted.length) throw new Error('generateModule: the same package name was given twice');
 
   const functions = sorted.map((item) => functionSource(item, names.get(item.name)!, { file, omit }));
@@ -82,7 +82,7 @@ function moduleText(prompts: readonly CodegenPrompt[], file: 'ts' | 'js' | 'dts'
     out.push('};\n');
   }
   if (file !== 'js') out.push('\n/** The package name of a generated prompt. */\nexport type PromptName = keyof typeof prompts;\n');
-  return out.join('');
+  return sealModule(out.join(''));
 }
 
 /**

@@ -2,10 +2,10 @@
  * `generate`: lockfile + snapshots → the module on disk, written only when its content changed.
  * `sync` calls this after it has committed the store; `check` uses `renderModuleFromStore`.
  */
-import { open } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { PromptlockError } from '../errors.js';
 import { displayPath } from './display-path.js';
-import { inputsDigest, readInputsLine } from './inputs-digest.js';
+import { inputsDigest, readSealedInputs } from './inputs-digest.js';
 import { moduleFormat, optionsKey, type ModuleOptions } from './module-format.js';
 import { readLockfileText } from './read-lockfile-text.js';
 import type { StoreLocation } from './read-store.js';
@@ -16,7 +16,10 @@ export interface GenerateOptions extends StoreLocation, ModuleOptions {
   outputPath: string;
   /** The project folder: the module is never written outside it, nor through a link leading out of it. */
   rootDir: string;
-  /** Rebuild even when the module's recorded inputs match the lockfile. */
+  /**
+   * Rebuild even when the module is up to date. Never needed: a module whose text or inputs differ
+   * is always rebuilt (kept as `generate --force` for scripts that use it).
+   */
   force?: boolean;
 }
 
@@ -34,20 +37,9 @@ export interface GenerateResult {
   mismatched: string[];
 }
 
-/** The first bytes of a file (enough for the banner), or undefined when it cannot be read. */
-async function readHead(file: string, bytes = 512): Promise<string | undefined> {
-  const handle = await open(file, 'r').catch(() => undefined);
-  if (!handle) return undefined;
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } catch {
-    // Not readable as a file (a folder, say): not up to date; writing it will say what is wrong.
-    return undefined;
-  } finally {
-    await handle.close();
-  }
+/** The module on disk, or undefined when it cannot be read (missing, a folder: writing it says what is wrong). */
+async function readModule(file: string): Promise<Buffer | undefined> {
+  return readFile(file).catch(() => undefined);
 }
 
 /** The module text for the store, without writing it (what `check` compares with the file). */
@@ -68,10 +60,13 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const { outputPath } = options;
   const lockfileText = await readLockfileText(options.lockfilePath);
   if (!options.force) {
-    // Every file of the module (a .js output's .d.ts too) must record these inputs.
+    // Up to date only when every file of the module (a .js output's .d.ts too) is exactly what was
+    // generated (its seal) from these inputs.
     const { declarationPath } = moduleFormat(outputPath);
     const digest = inputsDigest(lockfileText, runtimeSource() + optionsKey(options));
-    const recorded = await Promise.all([outputPath, declarationPath].filter((file) => file !== undefined).map(async (file) => readInputsLine((await readHead(file)) ?? '')));
+    const recorded = await Promise.all(
+      [outputPath, declarationPath].filter((file) => file !== undefined).map(async (file) => readSealedInputs((await readModule(file)) ?? Buffer.alloc(0))),
+    );
     if (recorded.every((line) => line?.digest === digest)) {
       return { outputPath, written: false, count: recorded[0]!.count, mismatched: [] };
     }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LockfileError } from '../errors.js';
 import { isSelector } from '../package-name.js';
-import { ID_PATTERN, VERSION_PATTERN, variableNameProblem } from '../prompt-grammar.js';
+import { exportNameProblem, ID_PATTERN, VERSION_PATTERN, variableNameProblem } from '../prompt-grammar.js';
 import type { Variable } from '../template/index.js';
 
 export const LOCKFILE_VERSION = 1;
@@ -24,6 +24,12 @@ export interface LockEntry {
   /** The version the service answered (`v0` is the draft). */
   version: string;
   id: string;
+  /**
+   * The name the module exports the prompt as, kept while the prompt stays in the config (README,
+   * "The generated module"). Always written by sync; absent in lockfiles written before names were
+   * recorded, which get the names computed from the lockfile as it is.
+   */
+  exportName?: string;
   /** `sha256-…` of the snapshot's canonical encoding. */
   integrity: string;
   variables: Variable[];
@@ -52,6 +58,13 @@ const lockEntrySchema = z.object({
   selector: z.string().refine(isSelector, 'must be "latest", "draft" or "v" and digits').nullable(),
   version: z.string().regex(VERSION_PATTERN, 'must be "v" and digits ("v0" is the draft)'),
   id: z.string().regex(ID_PATTERN, 'must be an id (1 to 128 of A-Z a-z 0-9 _ -)'),
+  exportName: z
+    .string()
+    .superRefine((name, ctx) => {
+      const problem = exportNameProblem(name);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   integrity: z.string().regex(/^sha256-[A-Za-z0-9+/]+=*$/, 'must be "sha256-" followed by base64'),
   variables: z.array(variableSchema),
   files: z
@@ -80,6 +93,7 @@ export function encodeLockfile(lockfile: Lockfile): string {
       selector: entry.selector,
       version: entry.version,
       id: entry.id,
+      ...(entry.exportName === undefined ? {} : { exportName: entry.exportName }),
       integrity: entry.integrity,
       variables: entry.variables.map((v) => ({
         name: v.name,
@@ -120,6 +134,17 @@ export function decodeLockfile(text: string, where: string): Lockfile {
     });
   }
   const lockfile = result.data as Lockfile;
+  const exported = new Map<string, string>();
+  for (const [name, entry] of Object.entries(lockfile.prompts)) {
+    if (entry.exportName === undefined) continue;
+    const other = exported.get(entry.exportName);
+    if (other !== undefined) {
+      throw new LockfileError(`Lockfile ${where} is invalid at "prompts.${name}.exportName": ${JSON.stringify(entry.exportName)} is already the export name of ${other}.`, {
+        hint: `Remove the "exportName" of one of them (git conflict resolution may have duplicated it); \`promptlock sync\` then names it.`,
+      });
+    }
+    exported.set(entry.exportName, name);
+  }
   // File paths are joined onto the snapshots folder to read and delete: each must stay inside its
   // own package's `.files` folder, whatever a hand-edited (or malicious) lockfile says.
   for (const [name, entry] of Object.entries(lockfile.prompts)) {

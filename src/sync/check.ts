@@ -88,17 +88,17 @@ function lockedFieldProblems(name: string, entry: LockEntry, expected: LockEntry
   const problem = (code: CheckProblem['code'], message: string, fix?: string) =>
     problems.push({ code, subject: name, message: `${name}: ${message}`, ...(fix ? { fix } : {}) });
   const differs = (field: string, locked: unknown, actual: unknown) =>
-    problem('lock-mismatch', `the lockfile's ${field} ${JSON.stringify(locked)} does not match its snapshot (${JSON.stringify(actual)})`);
+    problem('lock-mismatch', `the lockfile's ${field} ${JSON.stringify(locked)} does not match its snapshot (${JSON.stringify(actual)})`, 'run `promptlock sync`');
   if (entry.version !== expected.version) differs('version', entry.version, expected.version);
   if (entry.id !== expected.id) differs('id', entry.id, expected.id);
-  if (!sameVariables(expected.variables, entry.variables)) problem('lock-mismatch', `the lockfile's variables do not match its snapshot`);
+  if (!sameVariables(expected.variables, entry.variables)) problem('lock-mismatch', `the lockfile's variables do not match its snapshot`, 'run `promptlock sync`');
   const pinned = entry.selector === 'draft' ? 'v0' : entry.selector && /^v\d+$/.test(entry.selector) ? entry.selector : undefined;
   if (pinned !== undefined && entry.version !== pinned) {
-    problem('lock-mismatch', `locked for selector ${entry.selector}, but its version is ${entry.version}`);
+    problem('lock-mismatch', `locked for selector ${entry.selector}, but its version is ${entry.version}`, 'run `promptlock sync`');
   }
   const fileItems = new Set((prompt.context ?? []).filter((item) => item.type === 'file').map((item) => item.id));
   for (const id of Object.keys(entry.files ?? {})) {
-    if (!fileItems.has(id)) problem('context-file', `the lockfile locks context file ${JSON.stringify(id)}, which its snapshot does not have`);
+    if (!fileItems.has(id)) problem('context-file', `the lockfile locks context file ${JSON.stringify(id)}, which its snapshot does not have`, 'run `promptlock sync`');
   }
   if (contextFiles) {
     for (const id of fileItems) {
@@ -130,7 +130,8 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     return { problems: [relative(missing)], checked: 0 };
   }
   const entries = requestedEntries(config.prompts);
-  const problems = configLockMismatches(entries, lockfile);
+  // Each problem names the command that fixes it (test/adoption/check-fixes.e2e.test.ts runs each).
+  const problems = configLockMismatches(entries, lockfile).map((problem): CheckProblem => ({ ...problem, fix: 'run `promptlock sync`' }));
   // A run that failed after its commit point (a read-only or full disk, say) said so when it
   // failed; until a sync completes it, the files on disk are what is checked.
   for (const failed of view.failedCommits) {
@@ -149,13 +150,18 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     const entry = lockfile.prompts[name]!;
     const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, true, config.limits);
     if (!state.ok) {
-      problems.push({ code: 'snapshot', subject: name, message: `${name}: ${state.problem}` });
+      problems.push({
+        code: 'snapshot',
+        subject: name,
+        message: `${name}: ${state.problem}`,
+        fix: 'restore it from git, or run `promptlock sync --frozen` to download the locked version again',
+      });
       continue;
     }
     prompts.set(name, state.prompt);
     try {
       const expected = lockPrompt(name, entry.selector as Selector | null, state.prompt).entry;
-      derived.set(name, { ...expected, ...(entry.files ? { files: entry.files } : {}) });
+      derived.set(name, { ...expected, ...(entry.exportName === undefined ? {} : { exportName: entry.exportName }), ...(entry.files ? { files: entry.files } : {}) });
       problems.push(...lockedFieldProblems(name, entry, expected, state.prompt, config.contextFiles));
     } catch (error) {
       problems.push({ code: 'snapshot', subject: name, message: `${name}: ${(error as Error).message}` });
@@ -217,7 +223,7 @@ async function checkRemote(options: CheckOptions, lockfile: Lockfile, entries: r
             remote.entry.version !== entry.version
               ? `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`
               : `${name}: ${entry.version} changed on the service since it was locked`;
-          return { code: 'remote-changed', subject: name, message };
+          return { code: 'remote-changed', subject: name, message, fix: 'run `promptlock sync` to lock it' };
         } catch (error) {
           return { code: 'remote-error', subject: name, message: `${name}: ${(error as Error).message}` };
         }
@@ -227,7 +233,7 @@ async function checkRemote(options: CheckOptions, lockfile: Lockfile, entries: r
     if (entries.length === 0 || entries.some((e) => e.kind === 'glob')) {
       for (const name of listedNames(await client.listAll(), options.config.workspace)) {
         if (!lockfile.prompts[name] && selectorFor(entries, name) !== undefined) {
-          problems.push({ code: 'remote-not-locked', subject: name, message: `${name} is listed by the service but not locked` });
+          problems.push({ code: 'remote-not-locked', subject: name, message: `${name} is listed by the service but not locked`, fix: 'run `promptlock sync`' });
         }
       }
     }

@@ -1,6 +1,6 @@
 /** The normal sync: resolve targets, keep what is pinned and intact, fetch the rest. */
 import { ServiceError } from '../errors.js';
-import { basePackageName } from '../package-name.js';
+import { basePackageName, type Selector } from '../package-name.js';
 import type { StoreView } from '../store/commit-changes.js';
 import { integrityOf } from '../store/integrity.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
@@ -8,7 +8,7 @@ import { contextFilePath } from '../store/paths.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import type { Prompt } from '../types.js';
 import { editDistance } from '../util/edit-distance.js';
-import { fetchPrompt } from './fetch-prompt.js';
+import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
 import { forEachPrompt } from './for-each-prompt.js';
 import { listedNames } from './list-names.js';
 import { exactSelector } from './merge-resolution.js';
@@ -42,7 +42,11 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
       if (state.ok && filesComplete) {
         kept.set(target.name, state.prompt);
         options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total: targets.length, fetched: false });
-        return { name: target.name, entry: locked! };
+        // Locked again from the snapshot, which matched its integrity: an id or variables edited
+        // in the lockfile by hand is repaired (what `check` tells to run sync for).
+        const relocked = lockPrompt(target.name, locked!.selector as Selector | null, state.prompt).entry;
+        const entry = relocked.integrity === locked!.integrity ? { ...locked!, ...relocked } : locked!;
+        return { name: target.name, entry };
       }
     }
     const reusable: ReadonlyMap<string, ReusableFile> = withFiles && locked ? await reusableFiles(view, config.snapshotsDir, locked) : new Map();

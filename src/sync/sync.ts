@@ -4,6 +4,7 @@
  * lockfile and module in one transaction.
  */
 import { generateModuleFiles } from '../codegen/index.js';
+import { recordExportNames, type ExportRename } from '../codegen/naming.js';
 import { requestedEntries } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
@@ -37,7 +38,15 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     // After a merged conflict every locked prompt keeps its version (src/sync/merge-resolution.ts).
     const hold = resolution ? new Set(Object.keys(previous.prompts)) : undefined;
     const inputs = { options, view, previous, entries, withFiles, connect, ...(hold ? { hold } : {}) };
-    const resolved = options.frozen ? await resolveFromLockfile(inputs) : await resolveFromService(inputs);
+    let resolved = options.frozen ? await resolveFromLockfile(inputs) : await resolveFromService(inputs);
+    // Every prompt keeps its export name; new ones are named around them (README, "The generated
+    // module"). `--frozen` writes the lockfile as it is, names or not.
+    let renamed: ExportRename[] = [];
+    if (!options.frozen) {
+      const named = recordExportNames(previous.prompts, resolved.next.prompts, options.renameExports);
+      resolved = { ...resolved, next: { ...resolved.next, prompts: named.prompts } };
+      renamed = named.renamed;
+    }
     const after = await promptsAfter(view, config, resolved);
     const before = await promptsBefore(view, config, previous, (name) => Boolean(options.dryRun) || after.has(name));
     const changes = lockChanges(previous, resolved.next, resolved.partial);
@@ -49,6 +58,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     return {
       prompts: Object.keys(resolved.next.prompts).length,
       ...changes,
+      renamed,
       fetched: resolved.fetched.length,
       ...files,
       before,

@@ -4,6 +4,7 @@
  * and `check`'s findings. Every sync/ module imports its types from here, so the modules form no
  * cycle.
  */
+import type { ExportRename } from '../codegen/naming.js';
 import type { ConflictResolution } from './merge-resolution.js';
 import type { RequestedEntry } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
@@ -36,6 +37,8 @@ export interface SyncOptions {
   frozen?: boolean;
   /** Download file context items; defaults to `config.contextFiles`. */
   withFiles?: boolean;
+  /** Name every prompt's export afresh instead of keeping the names in the lockfile. */
+  renameExports?: boolean;
   /** Compute everything, write nothing (for `diff`). */
   dryRun?: boolean;
   onEvent?: (event: SyncEvent) => void;
@@ -103,6 +106,8 @@ export interface LockChanges {
 
 export interface SyncResult extends LockChanges {
   prompts: number;
+  /** Prompts whose export name changed (only with `renameExports`, or a name removed from the lockfile). */
+  renamed: ExportRename[];
   fetched: number;
   written: string[];
   deleted: string[];

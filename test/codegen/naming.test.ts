@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { camelCase, fixIdentifier, functionNames } from '../../src/codegen/naming.js';
+import { camelCase, exportNameProblem, fixIdentifier, functionNames, recordExportNames } from '../../src/codegen/naming.js';
 
 describe('camelCase', () => {
   const cases: Array<[string, { given: string; want: string }]> = [
@@ -71,5 +71,45 @@ describe('functionNames', () => {
 
   it('rejects something that is not a package name', () => {
     expect(() => functionNames(['acme/x'])).toThrow('not a package name: acme/x');
+  });
+});
+
+describe('recorded export names', () => {
+  const recorded = (entries: Record<string, string>) => new Map(Object.entries(entries));
+
+  it('keeps recorded names and prefixes the newcomer that collides', () => {
+    expect(Object.fromEntries(functionNames(['@acme/welcome', '@globex/welcome'], recorded({ '@acme/welcome': 'welcome' })))).toEqual({
+      '@acme/welcome': 'welcome',
+      '@globex/welcome': 'globexWelcome',
+    });
+  });
+
+  it('a newcomer whose name a recorded one of another slug took is prefixed, then numbered', () => {
+    expect(Object.fromEntries(functionNames(['@a/x', '@b/x-y', '@b/y'], recorded({ '@a/x': 'y', '@b/x-y': 'bY' })))).toEqual({
+      '@a/x': 'y',
+      '@b/x-y': 'bY',
+      '@b/y': 'bY2',
+    });
+  });
+
+  it('colliding or invalid recorded names are a LockfileError', () => {
+    expect(() => functionNames(['@a/x', '@b/x'], recorded({ '@a/x': 'x', '@b/x': 'x' }))).toThrow('@b/x and @a/x have the same export name "x".');
+    expect(() => functionNames(['@a/x'], recorded({ '@a/x': 'new' }))).toThrow('The export name "new" of @a/x is a reserved word.');
+    expect(exportNameProblem('$ok_1')).toBeUndefined();
+    expect(exportNameProblem('1x')).toMatch(/identifier/);
+    expect(exportNameProblem('a.b')).toMatch(/identifier/);
+  });
+
+  it('recordExportNames keeps the names the previous lockfile gave (recorded or not) and reports renames only when asked', () => {
+    const previous = { '@acme/welcome': {}, '@acme/extra': { exportName: 'extra' } };
+    const next = { '@acme/welcome': {}, '@globex/welcome': {} };
+    expect(recordExportNames(previous, next)).toEqual({
+      prompts: { '@acme/welcome': { exportName: 'welcome' }, '@globex/welcome': { exportName: 'globexWelcome' } },
+      renamed: [],
+    });
+    expect(recordExportNames(previous, next, true)).toEqual({
+      prompts: { '@acme/welcome': { exportName: 'acmeWelcome' }, '@globex/welcome': { exportName: 'globexWelcome' } },
+      renamed: [{ name: '@acme/welcome', from: 'welcome', to: 'acmeWelcome' }],
+    });
   });
 });

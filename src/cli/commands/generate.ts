@@ -72,6 +72,6 @@ export function registerGenerate(program: Command, runtime: CliRuntime): void {
   program
     .command('generate')
     .description('build the typed module from the lockfile and snapshots (no network, no API key)')
-    .option('--force', 'rebuild even when the module is up to date')
+    .option('--force', 'rebuild even when up to date (never needed: an edited or deleted module is always rebuilt)')
     .action(action(runtime, runGenerate));
 }

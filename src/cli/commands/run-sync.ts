@@ -11,6 +11,7 @@ export interface SyncCommandOptions {
   names?: string[];
   frozen?: boolean;
   withFiles?: boolean;
+  renameExports?: boolean;
 }
 
 function summary(result: SyncResult, rootDir: string) {
@@ -21,6 +22,7 @@ function summary(result: SyncResult, rootDir: string) {
     added: result.added,
     changed: result.changed,
     removed: result.removed,
+    renamed: result.renamed,
     unchanged: result.unchanged,
     fetched: result.fetched,
     written: result.written.map(rel),
@@ -45,6 +47,7 @@ export async function runSyncCommand(ctx: CommandContext, options: SyncCommandOp
       ...(options.names ? { names: options.names } : {}),
       frozen: Boolean(options.frozen),
       ...(options.withFiles ? { withFiles: true } : {}),
+      ...(options.renameExports ? { renameExports: true } : {}),
       onEvent: progress.onEvent,
     });
   } finally {
@@ -73,6 +76,7 @@ export async function runSyncCommand(ctx: CommandContext, options: SyncCommandOp
   for (const c of result.added) ctx.logger.info(`  ${colors.green('+')} ${c.name}  ${c.to}`);
   for (const c of result.changed) ctx.logger.info(`  ${colors.yellow('~')} ${c.name}  ${c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}`);
   for (const c of result.removed) ctx.logger.info(`  ${colors.red('-')} ${c.name}`);
+  for (const r of result.renamed) ctx.logger.warn(`${r.name} is now exported as ${r.to} (was ${r.from}): update its imports`);
   ctx.logger.verbose(`wrote ${result.written.length} files, deleted ${result.deleted.length}`);
   return 0;
 }
