@@ -172,8 +172,10 @@ describe('diff and check --remote', () => {
     ]);
     // The same problems, structured: what, about what, and the printed line is message + fix.
     expect(report.details).toEqual([
-      expect.objectContaining({ code: 'snapshot', subject: '@bulk/prompt-0002', message: report.problems[0] }),
-      expect.objectContaining({ code: 'module-unchecked', subject: 'src/generated/prompts.ts', message: report.problems[1] }),
+      expect.objectContaining({ code: 'snapshot', subject: '@bulk/prompt-0002', fix: expect.stringContaining('promptlock sync --frozen') }),
+      expect.objectContaining({ code: 'module-unchecked', subject: 'src/generated/prompts.ts' }),
     ]);
+    const printed = (problem: { message: string; fix?: string }) => (problem.fix ? `${problem.message}: ${problem.fix}` : problem.message);
+    expect(report.details.map(printed)).toEqual(report.problems);
   });
 });
