@@ -35,9 +35,13 @@ afterAll(async () => {
   vi.unstubAllEnvs();
 });
 
+// Generous timeouts where Redis is up: on a loaded two-core box a first connection can take longer
+// than the 500 ms default, which would read as an outage (tested on its own below).
+const patient = { connectTimeoutMs: 5_000, commandTimeoutMs: 2_000 };
+
 it('elects one refresher per key until the claim expires, and shares what was fetched', async () => {
-  const a = redisStore({ url: redisUrl, prefix: 'elect:' });
-  const b = redisStore({ url: redisUrl, prefix: 'elect:' });
+  const a = redisStore({ url: redisUrl, prefix: 'elect:', ...patient });
+  const b = redisStore({ url: redisUrl, prefix: 'elect:', ...patient });
   cleanup.push(() => a.close(), () => b.close());
   const claims = await Promise.all([a.claim('k', 60_000), b.claim('k', 60_000), a.claim('k', 60_000), b.claim('k', 60_000)]);
   expect(claims.filter(Boolean)).toHaveLength(1);
@@ -49,7 +53,7 @@ it('elects one refresher per key until the claim expires, and shares what was fe
 });
 
 it('validates what another instance put in Redis like an answer of the service, and heals it', async () => {
-  const store = redisStore({ url: redisUrl, prefix: 'hostile:' });
+  const store = redisStore({ url: redisUrl, prefix: 'hostile:', ...patient });
   await store.set('@acme/a:latest', {
     fetchedAt: Date.now(),
     prompt: { packageName: '@acme/a:v3', version: 'v3', content: 'evil {{x}}', title: 1 },
