@@ -22,6 +22,8 @@ export interface Logger {
   readonly colors: ReturnType<typeof pc.createColors>;
   /** Removes secrets and control characters from a string destined for the terminal. */
   redact(text: string): string;
+  /** Adds a secret found after start-up (a key read from the project's .env files). */
+  addSecret(secret: string | undefined): void;
 }
 
 export interface LoggerOptions {
@@ -35,9 +37,10 @@ export interface LoggerOptions {
 
 export function createLogger(options: LoggerOptions): Logger {
   const colors = plainInside(pc.createColors(options.color));
-  const plain = (text: string) => terminalText(redact(text, options.secrets));
+  const secrets = [...options.secrets];
+  const plain = (text: string) => terminalText(redact(text, secrets));
   const clean = (text: string) => {
-    const out = terminalText(redact(text, options.secrets), { keepColors: options.color });
+    const out = terminalText(redact(text, secrets), { keepColors: options.color });
     // A colour opened by the text itself ends with its line.
     return options.color && out.includes('\x1b[') ? `${out}\x1b[0m` : out;
   };
@@ -45,6 +48,9 @@ export function createLogger(options: LoggerOptions): Logger {
   return {
     colors,
     redact: clean,
+    addSecret: (secret) => {
+      if (secret) secrets.push(secret);
+    },
     info: (message) => {
       if (!options.quiet) line(options.stderr, message);
     },

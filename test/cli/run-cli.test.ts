@@ -67,6 +67,17 @@ describe('runCli', () => {
 });
 
 describe('secrets', () => {
+  it('a key found after start-up (from .env) is masked in every later line', async () => {
+    const { createLogger } = await import('../../src/cli/logger.js');
+    const t = memoryIO();
+    const logger = createLogger({ stdout: t.io.stdout, stderr: t.io.stderr, quiet: false, verbose: false, color: false, secrets: [] });
+    const key = 'corp-issued-secret-0123456789abcdef';
+    logger.addSecret(key);
+    logger.error(`the service said: bad key ${key}`);
+    expect(t.err()).toContain('the service said: bad key');
+    expect(t.err()).not.toContain(key);
+  });
+
   const key = `sk_live_${'a'.repeat(38)}wxyz`;
   it.each([
     [key, 'sk_live…wxyz'],
