@@ -45,7 +45,7 @@ export default defineConfig({
   // Timeout of one request, in milliseconds.
   // timeout: 30000,
 
-  // Hard limits on what the service and the committed files may send (docs/security.md in the
-  // promptlock package lists each one); a service can never raise them.
+  // Hard limits on what the service and the committed files may send (promptlock's README,
+  // section Security, lists each one with its default); a service can never raise them.
   // limits: { promptBytes: 1000000, placeholders: 2000, jsonDepth: 64, listPages: 1000 },
 });

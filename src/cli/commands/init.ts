@@ -12,7 +12,7 @@ interface InitFlags {
 }
 
 const nextSteps = (config: string) => [
-  'Set your API key in the environment (never in the config): export PROMPTLOCK_API_KEY=…',
+  'Set your API key outside the config: PROMPTLOCK_API_KEY=… in .env.local (keep it out of git) or the environment',
   `Name the prompts to lock in ${config}, or run: npx promptlock add @<workspace>/<prompt>`,
   'Run: npx promptlock sync',
   `Commit ${config}, prompts.lock.json and the prompts/ folder.`,
