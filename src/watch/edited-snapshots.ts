@@ -10,7 +10,7 @@ import { snapshotPath } from '../store/paths.js';
 import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
 
 /** Names of locked prompts whose snapshot is in `files` and does not match the lockfile. */
-export async function editedSnapshots(config: Pick<ResolvedConfig, 'rootDir' | 'lockfilePath' | 'snapshotsDir'>, files: readonly string[]): Promise<string[]> {
+export async function editedSnapshots(config: Pick<ResolvedConfig, 'rootDir' | 'lockfilePath' | 'snapshotsDir' | 'limits'>, files: readonly string[]): Promise<string[]> {
   if (files.length === 0) return [];
   const view = await openStoreView(config.rootDir);
   const lockfile = await readLockfile(view, config.lockfilePath);
@@ -19,7 +19,7 @@ export async function editedSnapshots(config: Pick<ResolvedConfig, 'rootDir' | '
   const out: string[] = [];
   for (const [name, entry] of Object.entries(lockfile.prompts)) {
     if (!changed.has(snapshotPath(config.snapshotsDir, name))) continue;
-    const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, false);
+    const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, false, config.limits);
     if (!state.ok) out.push(name);
   }
   return out.sort();

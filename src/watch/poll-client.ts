@@ -26,7 +26,7 @@ export interface Observations {
 export interface PollClientOptions {
   service: SyncClient;
   observed: Observations;
-  config: Pick<ResolvedConfig, 'snapshotsDir'>;
+  config: Pick<ResolvedConfig, 'snapshotsDir' | 'limits'>;
   view: StoreView;
   lockfile: Lockfile | undefined;
 }
@@ -40,7 +40,7 @@ export function pollClient(options: PollClientOptions): SyncClient {
     const entry = parsed && options.lockfile?.prompts[basePackageName(parsed)];
     // Only for the selector it was locked at: a config that now asks for another one needs the service.
     if (!parsed || !entry || (entry.selector ?? undefined) !== parsed.selector) return undefined;
-    const state = await readLockedSnapshot(options.view, options.config.snapshotsDir, basePackageName(parsed), entry, false);
+    const state = await readLockedSnapshot(options.view, options.config.snapshotsDir, basePackageName(parsed), entry, false, options.config.limits);
     return state.ok ? state.prompt : undefined;
   };
 
