@@ -106,6 +106,21 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
     await (await running)?.close();
   };
 
+  /** webpack and Rspack share these hooks: watch mode is dev, a plain run is a production build. */
+  const onCompiler = (compiler: {
+    context: string;
+    hooks: Record<'watchRun' | 'run' | 'watchClose', { tap(name: string, fn: () => void): void }>;
+  }): void => {
+    root = compiler.context;
+    compiler.hooks.watchRun.tap('promptlock', () => {
+      dev = true;
+    });
+    compiler.hooks.run.tap('promptlock', () => {
+      production = true;
+    });
+    compiler.hooks.watchClose.tap('promptlock', () => void stopDev());
+  };
+
   return {
     name: 'promptlock',
     async buildStart() {
@@ -129,26 +144,8 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
         await stopDev();
       },
     },
-    webpack(compiler) {
-      root = compiler.context;
-      compiler.hooks.watchRun.tap('promptlock', () => {
-        dev = true;
-      });
-      compiler.hooks.run.tap('promptlock', () => {
-        production = true;
-      });
-      compiler.hooks.watchClose.tap('promptlock', () => void stopDev());
-    },
-    rspack(compiler) {
-      root = compiler.context;
-      compiler.hooks.watchRun.tap('promptlock', () => {
-        dev = true;
-      });
-      compiler.hooks.run.tap('promptlock', () => {
-        production = true;
-      });
-      compiler.hooks.watchClose.tap('promptlock', () => void stopDev());
-    },
+    webpack: (compiler) => onCompiler(compiler),
+    rspack: (compiler) => onCompiler(compiler),
     esbuild: {
       config(initial) {
         if (initial.absWorkingDir) root = path.resolve(initial.absWorkingDir);
