@@ -160,3 +160,34 @@ it('usage: names, --config, and a folder outside any workspace exit 2', async ()
     await removeDir(lone);
   }
 });
+
+it('one rate budget: two apps over a 5-per-window limit see no 429, the second app paced by what the first used', async () => {
+  const eight = await writeServedFolder(undefined, 8, 1);
+  const tight = await startServe(['--dir', eight, '--limit-per-minute', '5', '--minute-ms', '1500'], eight);
+  const ws = await mkdtemp(path.join(tmpdir(), 'promptlock-mono-budget-'));
+  try {
+    await writeFile(path.join(ws, 'pnpm-workspace.yaml'), 'packages:\n  - apps/*\n');
+    // Nothing shared: one spends the whole window's 5 requests, two's first request must wait for
+    // the next window (a client of its own would not know, and get a 429).
+    const names = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `@bulk/prompt-000${from + i}:v1`);
+    const apps = { one: names(0, 5), two: names(5, 8) };
+    for (const [app, prompts] of Object.entries(apps)) {
+      await mkdir(path.join(ws, 'apps', app), { recursive: true });
+      await writeFile(path.join(ws, 'apps', app, 'prompts.config.json'), JSON.stringify({ baseUrl: tight.url, prompts, concurrency: 3 }));
+    }
+    const run = await cli(['sync', '--recursive', '--json'], ws);
+    expect(run.code).toBe(0);
+    const results = JSON.parse(run.stdout) as Array<{ app: string; requests: number; rateLimited: number }>;
+    expect(results.map((r) => [r.app, r.requests, r.rateLimited])).toEqual([
+      ['apps/one', 5, 0],
+      ['apps/two', 3, 0],
+    ]);
+    const received = await tight.settle(8);
+    expect(received.filter((line) => / 429 /.test(line))).toEqual([]);
+    expect(received).toHaveLength(8);
+  } finally {
+    await tight.stop();
+    await removeDir(ws);
+    await removeDir(eight);
+  }
+});
