@@ -1,12 +1,15 @@
 // The public surface of promptlock (README, "Programmatic API"): sync, generate, check, diff,
 // startServer and defineConfig with their types, and the named errors. Nothing internal: the
 // bundler plugin is promptlock/vite (…/webpack, …/rollup, …/esbuild, …/rspack).
-export { sync, generate, check, diff } from './library.js';
+export { sync, syncWorkspace, generate, check, diff } from './library.js';
 export type {
   ProjectOptions,
   SyncOptions,
   SyncResult,
   SyncEvent,
+  SyncWorkspaceOptions,
+  SyncWorkspaceResult,
+  AppSyncResult,
   GenerateOptions,
   GenerateResult,
   CheckOptions,

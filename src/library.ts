@@ -59,6 +59,29 @@ export interface DiffResult {
 
 export type { GenerateResult, PromptDiff, SyncEvent, SyncResult };
 
+export interface SyncWorkspaceOptions {
+  /** Where the search for the workspace root starts (upward): a package.json with "workspaces", or a pnpm-workspace.yaml. @default process.cwd() */
+  cwd?: string;
+  /** Source of the API key and PROMPTLOCK_BASE_URL (each app's .env files apply too). @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** Every app installs exactly what its lockfile says (`sync --recursive --frozen`). */
+  frozen?: boolean;
+  /** Download file context items next to the snapshots. Default: each app's `contextFiles`. */
+  withFiles?: boolean;
+}
+
+/** One app of `syncWorkspace`: its result, or why it failed (the other apps still ran). */
+export type AppSyncResult = { app: string; dir: string; ok: true; result: SyncResult } | { app: string; dir: string; ok: false; error: unknown };
+
+export interface SyncWorkspaceResult {
+  /** Workspace root (absolute). */
+  root: string;
+  /** One entry per app with a promptlock config, in folder order. */
+  apps: AppSyncResult[];
+  /** Requests sent to the service, all apps together. */
+  requests: number;
+}
+
 /** What `check` found: every problem as the CLI prints it (empty: all agree). */
 export interface CheckResult {
   problems: string[];
@@ -89,6 +112,28 @@ export async function sync(options: SyncOptions = {}): Promise<SyncResult> {
     ...(options.withFiles !== undefined ? { withFiles: options.withFiles } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
   });
+}
+
+/**
+ * `promptlock sync --recursive`: syncs every app of the workspace (README, "Monorepos") over one
+ * shared client that lists once and fetches each prompt version once for the run. An app that
+ * fails is in `apps` with its error; the others commit. Throws ConfigError only when there is no
+ * workspace, or no app in it.
+ */
+export async function syncWorkspace(options: SyncWorkspaceOptions = {}): Promise<SyncWorkspaceResult> {
+  const [{ runWorkspace }, { sync: run }] = await Promise.all([import('./workspace/run-workspace.js'), import('./sync/sync.js')]);
+  const done = await runWorkspace({
+    cwd: options.cwd ?? process.cwd(),
+    ...(options.env ? { env: options.env } : {}),
+    open: (config) => connector(config)(),
+    run: (_app, config, connect) =>
+      run({ config, connect, frozen: Boolean(options.frozen), ...(options.withFiles !== undefined ? { withFiles: options.withFiles } : {}) }),
+  });
+  return {
+    root: done.workspace.root,
+    apps: done.outcomes.map((o) => ({ app: o.app.name, dir: o.app.relativeDir, ...(o.ok ? { ok: true as const, result: o.value } : { ok: false as const, error: o.error }) })),
+    requests: done.requests,
+  };
 }
 
 /** `promptlock generate`: the module from the lockfile and snapshots. No network, no key. */

@@ -19,7 +19,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const use = disposables();
 
 describe('the package root', () => {
-  it('exports the documented API only: sync, generate, check, diff, startServer, defineConfig, the test key and the named errors', () => {
+  it('exports the documented API only: sync, syncWorkspace, generate, check, diff, startServer, defineConfig, the test key and the named errors', () => {
     expect(Object.keys(root).sort()).toEqual(
       [
         'AggregatePromptlockError',
@@ -35,6 +35,7 @@ describe('the package root', () => {
         'generate',
         'startServer',
         'sync',
+        'syncWorkspace',
       ].sort(),
     );
   });

@@ -1,6 +1,9 @@
 import { Option, type Command } from 'commander';
 import { diffNameFilter } from '../../library.js';
+import type { ResolvedConfig } from '../../config/types.js';
+import type { SyncClient } from '../../sync/types.js';
 import { action, type CliRuntime } from '../action.js';
+import type { CommandContext } from '../context.js';
 
 export function registerDiff(program: Command, runtime: CliRuntime): void {
   program
@@ -8,30 +11,36 @@ export function registerDiff(program: Command, runtime: CliRuntime): void {
     .argument('[names...]', 'only these prompts')
     .description('show what sync would change, as a line diff of prompt texts')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown']).default('text'))
+    .option('-r, --recursive', 'diff every app of the workspace (npm/yarn workspaces, pnpm-workspace.yaml) with one client; reports per app')
     .action(
-      action(runtime, async (ctx, names: string[], opts: { format: 'text' | 'markdown' }) => {
-        const [{ diffPrompts, formatDiffMarkdown, formatDiffText }, { sync }, { connector }, { loadCommandConfig }] = await Promise.all([
-          import('../../sync/diff-prompts.js'),
-          import('../../sync/sync.js'),
-          import('../connect.js'),
-          import('../load-command-config.js'),
-        ]);
-        const config = await loadCommandConfig(ctx);
-        const result = await sync({ config, connect: connector(ctx, config), dryRun: true, ...(names.length ? { names } : {}) });
-        const diffs = diffPrompts(result.before, result.after, diffNameFilter(names));
-        if (ctx.globals.json) {
-          ctx.logger.json({ command: 'diff', changes: diffs });
-          return 0;
+      action(runtime, async (ctx, names: string[], opts: { format: 'text' | 'markdown'; recursive?: boolean }) => {
+        if (opts.recursive) {
+          const { runRecursive, rejectNames } = await import('./run-recursive.js');
+          rejectNames(names);
+          return runRecursive(ctx, 'diff', (appCtx, config, connect) => diffProject(appCtx, config, connect, [], opts.format));
         }
-        const { colors } = ctx.logger;
-        ctx.logger.result(
-          opts.format === 'markdown'
-            ? formatDiffMarkdown(diffs)
-            : formatDiffText(diffs, (kind, text) =>
-                kind === 'add' ? colors.green(text) : kind === 'del' ? colors.red(text) : kind === 'hunk' ? colors.cyan(text) : colors.bold(text),
-              ),
-        );
-        return 0;
+        const [{ connector }, { loadCommandConfig }] = await Promise.all([import('../connect.js'), import('../load-command-config.js')]);
+        const config = await loadCommandConfig(ctx);
+        return diffProject(ctx, config, connector(ctx, config), names, opts.format);
       }),
     );
+}
+
+async function diffProject(ctx: CommandContext, config: ResolvedConfig, connect: () => Promise<SyncClient>, names: string[], format: 'text' | 'markdown'): Promise<number> {
+  const [{ diffPrompts, formatDiffMarkdown, formatDiffText }, { sync }] = await Promise.all([import('../../sync/diff-prompts.js'), import('../../sync/sync.js')]);
+  const result = await sync({ config, connect, dryRun: true, ...(names.length ? { names } : {}) });
+  const diffs = diffPrompts(result.before, result.after, diffNameFilter(names));
+  if (ctx.globals.json) {
+    ctx.logger.json({ command: 'diff', changes: diffs });
+    return 0;
+  }
+  const { colors } = ctx.logger;
+  ctx.logger.result(
+    format === 'markdown'
+      ? formatDiffMarkdown(diffs)
+      : formatDiffText(diffs, (kind, text) =>
+          kind === 'add' ? colors.green(text) : kind === 'del' ? colors.red(text) : kind === 'hunk' ? colors.cyan(text) : colors.bold(text),
+        ),
+  );
+  return 0;
 }

@@ -3,22 +3,28 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { action, type CliRuntime } from '../action.js';
 import type { GenerateOptions } from '../../codegen/generate.js';
+import type { ResolvedConfig } from '../../config/types.js';
 import type { CommandContext } from '../context.js';
 import { pluralise } from '../../util/pluralise.js';
 
 interface GenerateFlags {
   force?: boolean;
+  recursive?: boolean;
 }
 
 /** `promptlock generate`: the module from lockfile + snapshots. No network, no key. */
 async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<number> {
+  if (flags.recursive) {
+    const { runRecursive } = await import('./run-recursive.js');
+    return runRecursive(ctx, 'generate', (appCtx, config) => generateProject(appCtx, config, flags));
+  }
+  const { loadConfig } = await import('../../config/index.js');
+  return generateProject(ctx, await loadConfig({ cwd: ctx.io.cwd, configPath: ctx.globals.config, env: ctx.io.env }), flags);
+}
+
+async function generateProject(ctx: CommandContext, config: ResolvedConfig, flags: GenerateFlags): Promise<number> {
   // Loaded here rather than at the top so other commands do not pay for them at start-up.
-  const [{ loadConfig }, { generate }, { finishInterruptedRun }] = await Promise.all([
-    import('../../config/index.js'),
-    import('../../codegen/generate.js'),
-    import('../../store/finish-interrupted-run.js'),
-  ]);
-  const config = await loadConfig({ cwd: ctx.io.cwd, configPath: ctx.globals.config, env: ctx.io.env });
+  const [{ generate }, { finishInterruptedRun }] = await Promise.all([import('../../codegen/generate.js'), import('../../store/finish-interrupted-run.js')]);
   if (await finishInterruptedRun(config.rootDir, 'generate')) {
     ctx.logger.info('Completed the writes of an interrupted sync first.');
   }
@@ -73,5 +79,6 @@ export function registerGenerate(program: Command, runtime: CliRuntime): void {
     .command('generate')
     .description('build the typed module from the lockfile and snapshots (no network, no API key)')
     .option('--force', 'rebuild even when up to date (never needed: an edited or deleted module is always rebuilt)')
+    .option('-r, --recursive', 'generate in every app of the workspace (npm/yarn workspaces, pnpm-workspace.yaml); reports per app')
     .action(action(runtime, runGenerate));
 }

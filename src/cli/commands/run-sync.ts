@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { sync } from '../../sync/sync.js';
-import type { SyncResult } from '../../sync/types.js';
+import type { ResolvedConfig } from '../../config/types.js';
+import type { SyncClient, SyncResult } from '../../sync/types.js';
 import { connector } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { loadCommandConfig } from '../load-command-config.js';
@@ -12,6 +13,8 @@ export interface SyncCommandOptions {
   frozen?: boolean;
   withFiles?: boolean;
   renameExports?: boolean;
+  /** Every app of the workspace (README, "Monorepos"). */
+  recursive?: boolean;
 }
 
 function summary(result: SyncResult, rootDir: string) {
@@ -37,13 +40,22 @@ function summary(result: SyncResult, rootDir: string) {
 
 /** `promptlock sync` (also run by `add` after it edits the config). Returns the exit code. */
 export async function runSyncCommand(ctx: CommandContext, options: SyncCommandOptions = {}): Promise<number> {
+  if (options.recursive) {
+    const { runRecursive, rejectNames } = await import('./run-recursive.js');
+    rejectNames(options.names);
+    return runRecursive(ctx, options.frozen ? 'sync --frozen' : 'sync', (appCtx, config, connect) => syncProject(appCtx, config, connect, options));
+  }
   const config = await loadCommandConfig(ctx);
+  return syncProject(ctx, config, connector(ctx, config), options);
+}
+
+async function syncProject(ctx: CommandContext, config: ResolvedConfig, connect: () => Promise<SyncClient>, options: SyncCommandOptions): Promise<number> {
   const progress = await createProgress(ctx);
   let result: SyncResult;
   try {
     result = await sync({
       config,
-      connect: connector(ctx, config),
+      connect,
       ...(options.names ? { names: options.names } : {}),
       frozen: Boolean(options.frozen),
       ...(options.withFiles ? { withFiles: true } : {}),

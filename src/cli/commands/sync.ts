@@ -9,10 +9,11 @@ export function registerSync(program: Command, runtime: CliRuntime): void {
     .option('--frozen', 'install exactly what the lockfile says; fetch only missing snapshots; fail if config and lockfile disagree')
     .option('--with-files', 'download file context items next to their snapshots (as contextFiles: true)')
     .option('--rename-exports', 'name every export afresh by the naming rules (names are otherwise kept in the lockfile)')
+    .option('-r, --recursive', "sync every app of the workspace (npm/yarn workspaces, pnpm-workspace.yaml) with one client; reports per app")
     .action(
-      action(runtime, async (ctx, names: string[], opts: { frozen?: boolean; withFiles?: boolean; renameExports?: boolean }) => {
+      action(runtime, async (ctx, names: string[], opts: { frozen?: boolean; withFiles?: boolean; renameExports?: boolean; recursive?: boolean }) => {
         const { runSyncCommand } = await import('./run-sync.js');
-        return runSyncCommand(ctx, { ...(names.length > 0 ? { names } : {}), frozen: opts.frozen, withFiles: opts.withFiles, renameExports: opts.renameExports });
+        return runSyncCommand(ctx, { ...(names.length > 0 ? { names } : {}), frozen: opts.frozen, withFiles: opts.withFiles, renameExports: opts.renameExports, recursive: opts.recursive });
       }),
     );
 }
