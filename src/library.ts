@@ -96,7 +96,7 @@ async function load(options: ProjectOptions): Promise<ResolvedConfig> {
 function connector(config: ResolvedConfig) {
   return async () => {
     const { createClient } = await import('./api/index.js');
-    return createClient({ baseUrl: config.baseUrl, apiKey: config.apiKey, concurrency: config.concurrency, timeoutMs: config.timeout });
+    return createClient({ baseUrl: config.baseUrl, apiKey: config.apiKey, concurrency: config.concurrency, timeoutMs: config.timeout, limits: config.limits });
   };
 }
 
