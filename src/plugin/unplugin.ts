@@ -67,7 +67,7 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
   const generateNow = async (): Promise<void> => {
     try {
       const [{ generate }, { finishInterruptedRun }] = await Promise.all([
-        import('../codegen/generate.js'),
+        import('../sync/generate.js'),
         import('../store/finish-interrupted-run.js'),
       ]);
       const config = await loadConfig();

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { LockfileError } from '../errors.js';
-import { displayPath } from './display-path.js';
+import { displayPath } from '../util/display-path.js';
 
 /** The lockfile's text; a missing lockfile is a `LockfileError` that says how to create one. */
 export async function readLockfileText(lockfilePath: string): Promise<string> {
