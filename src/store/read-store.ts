@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { LockfileError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import type { Prompt } from '../types.js';
-import type { StoreView } from './commit-changes.js';
+import type { StoreView } from './journal.js';
 import { integrityOf } from './integrity.js';
 import { type LockEntry, type Lockfile } from './lockfile-format.js';
 import { decodeUnconflictedLockfile } from './lockfile-merge.js';

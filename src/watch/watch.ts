@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createGenerateCache, generate } from '../sync/generate.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
-import { openStoreView } from '../store/commit-changes.js';
+import { openStoreView } from '../store/journal.js';
 import { readLockfile } from '../store/read-store.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
 import type { SyncClient, SyncResult } from '../sync/types.js';
