@@ -4,7 +4,7 @@
  * from `env`, and return what the CLI reports. They never print and never exit: failures are the
  * named errors of src/errors.ts, with the exit code the CLI would use in `exitCode`.
  */
-import type { GenerateResult } from './codegen/generate.js';
+import type { GenerateResult } from './sync/generate.js';
 import type { ResolvedConfig } from './config/types.js';
 import { basePackageName, parsePackageName } from './package-name.js';
 import type { PromptDiff } from './sync/diff-prompts.js';
@@ -139,7 +139,7 @@ export async function syncWorkspace(options: SyncWorkspaceOptions = {}): Promise
 /** `promptlock generate`: the module from the lockfile and snapshots. No network, no key. */
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const config = await load(options);
-  const [{ generate: run }, { finishInterruptedRun }] = await Promise.all([import('./codegen/generate.js'), import('./store/finish-interrupted-run.js')]);
+  const [{ generate: run }, { finishInterruptedRun }] = await Promise.all([import('./sync/generate.js'), import('./store/finish-interrupted-run.js')]);
   await finishInterruptedRun(config.rootDir, 'generate');
   return run({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, rootDir: config.rootDir, force: Boolean(options.force) });
 }

@@ -16,20 +16,22 @@ import { promptToFunction, type CodegenPrompt, type FunctionOptions, type Functi
 import { runtimeFor, runtimeSource } from './runtime-source.js';
 
 /**
- * Compiled functions by prompt object: the store reader hands out the same object for an unchanged
- * snapshot, so in `watch` a regeneration after one edit compiles one prompt, not all of them
- * (1,000 prompts, one edited: measured ~190 ms → ~100 ms per regeneration). Weak, so prompts no
- * longer read are collected with their source.
+ * Compiled functions by prompt object. A long-running caller (`watch`, through `generate`'s reuse
+ * cache) owns one and passes it in: its store reader hands out the same object for an unchanged
+ * snapshot, so a regeneration after one edit compiles one prompt, not all of them (1,000 prompts,
+ * one edited: measured ~190 ms → ~100 ms per regeneration). Weak, so prompts no longer read are
+ * collected with their source. Without one, every function is compiled afresh.
  */
-const compiled = new WeakMap<CodegenPrompt['prompt'], { key: string; result: FunctionSource }>();
+export type CompiledFunctions = WeakMap<CodegenPrompt['prompt'], { key: string; result: FunctionSource }>;
 
-/** `promptToFunction`, memoized on everything it reads: the prompt object, name, version, function name, options. */
-function functionSource(item: CodegenPrompt, functionName: string, options: FunctionOptions): FunctionSource {
+/** `promptToFunction`, memoized in `memo` on everything it reads: the prompt object, name, version, function name, options. */
+function functionSource(item: CodegenPrompt, functionName: string, options: FunctionOptions, memo: CompiledFunctions | undefined): FunctionSource {
+  if (!memo) return promptToFunction(item, functionName, options);
   const key = `${functionName}\n${item.name}\n${item.entry.version}\n${options.file}\n${options.omit.join(',')}`;
-  const hit = compiled.get(item.prompt);
+  const hit = memo.get(item.prompt);
   if (hit && hit.key === key) return hit.result;
   const result = promptToFunction(item, functionName, options);
-  compiled.set(item.prompt, { key, result });
+  memo.set(item.prompt, { key, result });
   return result;
 }
 
@@ -48,7 +50,13 @@ export interface ModuleTextOptions {
  * `LockfileError` for a snapshot whose fields are damaged. `digestKey` is the options' part of the
  * inputs digest (`optionsKey`).
  */
-function moduleText(prompts: readonly CodegenPrompt[], file: 'ts' | 'js' | 'dts', omit: readonly OmittableField[], digestKey: string): string {
+function moduleText(
+  prompts: readonly CodegenPrompt[],
+  file: 'ts' | 'js' | 'dts',
+  omit: readonly OmittableField[],
+  digestKey: string,
+  memo?: CompiledFunctions,
+): string {
   const sorted = [...prompts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const lockfile = encodeLockfile({
     lockfileVersion: LOCKFILE_VERSION,
@@ -58,7 +66,7 @@ function moduleText(prompts: readonly CodegenPrompt[], file: 'ts' | 'js' | 'dts'
   const names = exportNames(sorted);
   if (names.size !== sorted.length) throw new Error('generateModule: the same package name was given twice');
 
-  const functions = sorted.map((item) => functionSource(item, names.get(item.name)!, { file, omit }));
+  const functions = sorted.map((item) => functionSource(item, names.get(item.name)!, { file, omit }, memo));
   const runtime = runtimeFor({
     file,
     omit,
@@ -97,15 +105,20 @@ export function generateModule(prompts: readonly CodegenPrompt[], options: Modul
 
 /**
  * Every file of the module for `options.outputPath`: the `.ts` module, or the `.js`/`.mjs` code
- * and its `.d.ts`/`.d.mts` declarations (what `generate` writes and `check` compares).
+ * and its `.d.ts`/`.d.mts` declarations (what `generate` writes and `check` compares). Pure: the
+ * same prompts and options give the same files; `memo` only saves work (see CompiledFunctions).
  */
-export function generateModuleFiles(prompts: readonly CodegenPrompt[], options: ModuleOptions & { outputPath: string }): ModuleFile[] {
+export function generateModuleFiles(
+  prompts: readonly CodegenPrompt[],
+  options: ModuleOptions & { outputPath: string; memo?: CompiledFunctions | undefined },
+): ModuleFile[] {
   const omit = omittedFields(options);
   const { format, declarationPath } = moduleFormat(options.outputPath);
   const key = optionsKey(options);
-  if (format === 'ts') return [{ path: options.outputPath, content: moduleText(prompts, 'ts', omit, key) }];
+  const { memo } = options;
+  if (format === 'ts') return [{ path: options.outputPath, content: moduleText(prompts, 'ts', omit, key, memo) }];
   return [
-    { path: options.outputPath, content: moduleText(prompts, 'js', omit, key) },
-    { path: declarationPath!, content: moduleText(prompts, 'dts', omit, key) },
+    { path: options.outputPath, content: moduleText(prompts, 'js', omit, key, memo) },
+    { path: declarationPath!, content: moduleText(prompts, 'dts', omit, key, memo) },
   ];
 }

@@ -8,6 +8,7 @@
  */
 import { LockfileError } from '../errors.js';
 import { PROMPT_FIELD_ORDER, TEXT_FIELDS, type Prompt, type TextField } from '../types.js';
+import { sortKeysDeep } from '../util/sort-keys-deep.js';
 
 /** Order of the returned object's keys: the spec's, then any extra field sorted. */
 export const FIELD_ORDER = PROMPT_FIELD_ORDER;
@@ -67,14 +68,6 @@ function checkShape(prompt: Prompt, packageName: string): void {
       if (!check((item as unknown as Record<string, unknown>)[field])) throw invalid(packageName, `context.${index}.${field}`, want);
     }
   });
-}
-
-function sortKeysDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length === 0 ? value : value.map(sortKeysDeep);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) out[key] = sortKeysDeep((value as Record<string, unknown>)[key]);
-  return out;
 }
 
 /**

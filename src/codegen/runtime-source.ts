@@ -1,37 +1,31 @@
 /**
  * The text of templates/runtime.ts, copied into every generated module so the module needs
- * nothing from promptlock at run time. Read from the package's `templates/` folder: next to `dist/`
- * when running built, two levels up from `src/codegen/` in tests.
+ * nothing from promptlock at run time. Read from the package's `templates/` folder (findInPackage):
+ * next to `dist/` when running built, two levels up from `src/codegen/` in tests.
  *
  * A module gets only what it uses: the interfaces (in `.ts` and `.d.ts` files, `RenderedPrompt`
  * without the fields the config omits) and the `$` helpers its functions call, never exported.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { PromptlockError } from '../errors.js';
+import { findInPackage } from '../util/find-in-package.js';
 import type { OmittableField } from './module-format.js';
-
-const CANDIDATES = ['../templates/runtime.ts', '../../templates/runtime.ts'];
 
 let cached: string | undefined;
 
 /** The runtime file's body: its file comment dropped, LF line ends. Part of the inputs digest. */
 export function runtimeSource(): string {
   if (cached !== undefined) return cached;
-  for (const candidate of CANDIDATES) {
-    let text: string;
-    try {
-      text = readFileSync(fileURLToPath(new URL(candidate, import.meta.url)), 'utf8');
-    } catch {
-      continue;
-    }
-    cached = `${text.replace(/^\/\*\*[\s\S]*?\*\/\s*/, '').replace(/\r\n/g, '\n').trimEnd()}\n`;
-    return cached;
+  const file = findInPackage('templates/runtime.ts', import.meta.url);
+  if (file === undefined) {
+    throw new PromptlockError('Cannot find templates/runtime.ts in the promptlock package.', {
+      hint: 'The installation looks incomplete: reinstall promptlock.',
+    });
   }
-  throw new PromptlockError('Cannot find templates/runtime.ts in the promptlock package.', {
-    hint: 'The installation looks incomplete: reinstall promptlock.',
-  });
+  const text = readFileSync(file, 'utf8');
+  cached = `${text.replace(/^\/\*\*[\s\S]*?\*\/\s*/, '').replace(/\r\n/g, '\n').trimEnd()}\n`;
+  return cached;
 }
 
 /** One top-level declaration of the runtime, with the JSDoc above it. */

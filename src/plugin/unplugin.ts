@@ -10,6 +10,7 @@ import path from 'node:path';
 import { createUnplugin, type UnpluginInstance } from 'unplugin';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
+import type { GenerateCache } from '../sync/generate.js';
 import type { WatchHandle, WatchLog } from '../watch/watch.js';
 
 export interface PromptlockPluginOptions {
@@ -58,6 +59,8 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
   let dev = false;
   let production = false;
   let devWatch: Promise<WatchHandle | undefined> | undefined;
+  /** Kept across this plugin's builds (a bundler in watch mode regenerates on each). */
+  let reuse: GenerateCache | undefined;
 
   const loadConfig = async (): Promise<ResolvedConfig> => {
     const { loadConfig: load } = await import('../config/load-config.js');
@@ -66,13 +69,13 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
 
   const generateNow = async (): Promise<void> => {
     try {
-      const [{ generate }, { finishInterruptedRun }] = await Promise.all([
-        import('../codegen/generate.js'),
+      const [{ generate, createGenerateCache }, { finishInterruptedRun }] = await Promise.all([
+        import('../sync/generate.js'),
         import('../store/finish-interrupted-run.js'),
       ]);
       const config = await loadConfig();
       if (await finishInterruptedRun(config.rootDir, 'generate')) log.info('Completed the writes of an interrupted sync first.');
-      const result = await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, rootDir: config.rootDir, omit: config.omit, limits: config.limits });
+      const result = await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, rootDir: config.rootDir, omit: config.omit, limits: config.limits, cache: (reuse ??= createGenerateCache()) });
       for (const name of result.mismatched) {
         log.warn(`the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. \`promptlock check\` fails until \`promptlock sync\` restores it.`);
       }

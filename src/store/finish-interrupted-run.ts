@@ -1,4 +1,4 @@
-import { hasPendingJournal, recoverStore } from './commit-changes.js';
+import { hasPendingJournal, recoverStore } from './journal.js';
 import { acquireRunLock } from './run-lock.js';
 
 /**

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { link, mkdir, readFile, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, PromptlockError } from '../errors.js';
 import { ensureWorkDir } from './work-dir.js';
+import { readIfExists } from '../util/read-if-exists.js';
 
 interface LockOwner {
   pid: number;
@@ -25,12 +26,9 @@ function isAlive(pid: number): boolean {
 
 /** The lock file's bytes, or undefined when there is none. */
 async function readLockText(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  return readIfExists(file).catch((error: unknown) => {
     throw asFileSystemError(error, 'read the run lock', file);
-  }
+  });
 }
 
 function parseOwner(text: string): LockOwner | undefined {

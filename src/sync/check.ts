@@ -10,7 +10,7 @@ import { requestedEntries, selectorFor, type RequestedEntry } from '../config/pr
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
 import { parsePackageName, type Selector } from '../package-name.js';
-import { openStoreView } from '../store/commit-changes.js';
+import { openStoreView } from '../store/journal.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
 import { snapshotPath } from '../store/paths.js';
 import { readLockedSnapshot, readLockfile } from '../store/read-store.js';

@@ -6,7 +6,7 @@
  * answers today.
  */
 import type { ResolvedConfig } from '../config/types.js';
-import type { StoreView } from '../store/commit-changes.js';
+import type { StoreView } from '../store/journal.js';
 import { decodeLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { resolveLockfileConflict, type MergeDecision } from '../store/lockfile-merge.js';
 import { readLockedSnapshot } from '../store/read-store.js';

@@ -1,7 +1,7 @@
 /** The normal sync: resolve targets, keep what is pinned and intact, fetch the rest. */
 import { ServiceError } from '../errors.js';
 import { basePackageName, type Selector } from '../package-name.js';
-import type { StoreView } from '../store/commit-changes.js';
+import type { StoreView } from '../store/journal.js';
 import { integrityOf } from '../store/integrity.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
 import { contextFilePath } from '../store/paths.js';

@@ -1,7 +1,7 @@
 /** Turns a new lockfile and its snapshots into the list of file changes of one transaction. */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { StoreChange, StoreView } from '../store/commit-changes.js';
+import type { StoreChange, StoreView } from '../store/journal.js';
 import { encodeLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { contextFilePath, snapshotPath } from '../store/paths.js';
 import { decodeSnapshot } from '../store/snapshot-format.js';

@@ -8,7 +8,7 @@ import { recordExportNames, type ExportRename } from '../codegen/naming.js';
 import { requestedEntries } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
-import { commitChanges, openStoreView, recoverStore, type StoreView } from '../store/commit-changes.js';
+import { commitChanges, openStoreView, recoverStore, type StoreView } from '../store/journal.js';
 import { emptyLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import { acquireRunLock } from '../store/run-lock.js';

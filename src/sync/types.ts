@@ -9,7 +9,7 @@ import type { ConflictResolution } from './merge-resolution.js';
 import type { RequestedEntry } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import type { Selector } from '../package-name.js';
-import type { StoreView } from '../store/commit-changes.js';
+import type { StoreView } from '../store/journal.js';
 import type { LockedFile, LockEntry, Lockfile } from '../store/lockfile-format.js';
 import type { ContextDownload, Prompt, PromptSummary } from '../types.js';
 

@@ -5,7 +5,7 @@
  * replace the edit.
  */
 import type { ResolvedConfig } from '../config/types.js';
-import { openStoreView } from '../store/commit-changes.js';
+import { openStoreView } from '../store/journal.js';
 import { snapshotPath } from '../store/paths.js';
 import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
 

@@ -8,7 +8,7 @@
  */
 import type { ResolvedConfig } from '../config/types.js';
 import { basePackageName, parsePackageName } from '../package-name.js';
-import type { StoreView } from '../store/commit-changes.js';
+import type { StoreView } from '../store/journal.js';
 import type { Lockfile } from '../store/lockfile-format.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import type { SyncClient } from '../sync/types.js';

@@ -5,10 +5,10 @@
  * keeps the last good config. Every request sent, the syncs' included, counts against the budget.
  */
 import path from 'node:path';
-import { generate } from '../codegen/index.js';
+import { createGenerateCache, generate } from '../sync/generate.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
-import { openStoreView } from '../store/commit-changes.js';
+import { openStoreView } from '../store/journal.js';
 import { readLockfile } from '../store/read-store.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
 import type { SyncClient, SyncResult } from '../sync/types.js';
@@ -90,6 +90,8 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const upstream: UpstreamState = { robin: new RoundRobin(), listing: undefined };
   const sent = new RequestWindow();
   const failing = new Map<string, string>(); // label → the failure last reported
+  /** What one regeneration keeps for the next: unchanged snapshots are neither decoded nor compiled again. */
+  const reuse = createGenerateCache();
   let service: { client: SyncClient; key: string } | undefined;
   let closed = false;
   let queue: Promise<void> = Promise.resolve();
@@ -189,7 +191,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       return;
     }
     try {
-      const result = await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, rootDir: config.rootDir, omit: config.omit, limits: config.limits, force: true });
+      const result = await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, rootDir: config.rootDir, omit: config.omit, limits: config.limits, force: true, cache: reuse });
       stats.generates++;
       if (result.written) log.success(`Regenerated ${display(result.outputPath)} (${pluralise(result.count, 'prompt')})`);
       for (const name of await editedSnapshots(config, files)) {

@@ -1,12 +1,13 @@
 /**
- * `generate` in a long-running process reuses what it compiled for unchanged snapshots (the
- * memo behind the watch-latency figure of `npm run bench`). Whatever changed between two runs,
+ * `generate` given the reuse cache a long-running process (watch) keeps reuses what it compiled for
+ * unchanged snapshots (the memo behind the watch-latency figure of `npm run bench`). Whatever changed between two runs,
  * the module must be exactly what a fresh generation of the new store gives.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generate, generateModule, type CodegenPrompt } from '../../src/codegen/index.js';
+import { generateModule, type CodegenPrompt } from '../../src/codegen/index.js';
+import { createGenerateCache, generate } from '../../src/sync/generate.js';
 import { codegenPrompt, tempDir, writeStore } from '../codegen/helpers.js';
 
 const a = codegenPrompt('@acme/reply', { content: 'Dear {{name}},\nthanks for {{topic:string // what}}.' });
@@ -30,11 +31,12 @@ beforeEach(async () => {
 });
 afterEach(() => remove());
 
-describe('generate, run again in the same process', () => {
+describe('generate, run again with the same reuse cache', () => {
   it.each(cases)('%s', async (_name, { before, after, expectIn }) => {
     const outputPath = path.join(dir, 'prompts.ts');
-    await generate({ ...(await writeStore(dir, before)), outputPath });
-    await generate({ ...(await writeStore(dir, after)), outputPath, force: true });
+    const cache = createGenerateCache(); // what watch keeps between regenerations
+    await generate({ ...(await writeStore(dir, before)), outputPath, cache });
+    await generate({ ...(await writeStore(dir, after)), outputPath, force: true, cache });
     const fresh = generateModule(after.map((item) => structuredClone(item)));
     const written = await readFile(outputPath, 'utf8');
     expect(written).toBe(fresh);

@@ -4,7 +4,8 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generate, generateModule, renderModuleFromStore } from '../../src/codegen/index.js';
+import { generateModule } from '../../src/codegen/index.js';
+import { generate, renderModuleFromStore } from '../../src/sync/generate.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { LockfileError } from '../../src/errors.js';
 import { codegenPrompt, tempDir, writeStore } from './helpers.js';

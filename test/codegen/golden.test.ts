@@ -8,7 +8,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { renderModuleFromStore, typecheckModule } from '../../src/codegen/index.js';
+import { typecheckModule } from '../../src/codegen/index.js';
+import { renderModuleFromStore } from '../../src/sync/generate.js';
 import { compileStrict } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../fixtures/codegen/', import.meta.url));

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { renderModuleFromStore } from '../../src/codegen/index.js';
+import { renderModuleFromStore } from '../../src/sync/generate.js';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';

@@ -8,7 +8,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, createServer, type HotPayload, type ViteDevServer } from 'vite';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { generate } from '../../src/codegen/generate.js';
+import { generate } from '../../src/sync/generate.js';
 import { createClient } from '../../src/api/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { PromptlockError } from '../../src/errors.js';

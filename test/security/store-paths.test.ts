@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LockfileError, PromptlockError } from '../../src/errors.js';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
-import { commitChanges, openStoreView } from '../../src/store/commit-changes.js';
+import { commitChanges, openStoreView } from '../../src/store/journal.js';
 import { emptyLockfile } from '../../src/store/lockfile-format.js';
 import { lockPrompt } from '../../src/sync/fetch-prompt.js';
 import type { FetchedPrompt } from '../../src/sync/types.js';

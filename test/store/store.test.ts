@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LockfileError, PromptlockError } from '../../src/errors.js';
-import { commitChanges, openStoreView, recoverStore } from '../../src/store/commit-changes.js';
+import { commitChanges, openStoreView, recoverStore } from '../../src/store/journal.js';
 import { decodeLockfile, encodeLockfile } from '../../src/store/lockfile-format.js';
 import { acquireRunLock } from '../../src/store/run-lock.js';
 import { decodeSnapshot, encodeSnapshot, snapshotIntegrity } from '../../src/store/snapshot-format.js';

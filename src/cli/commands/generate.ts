@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { action, type CliRuntime } from '../action.js';
-import type { GenerateOptions } from '../../codegen/generate.js';
+import type { GenerateOptions } from '../../sync/generate.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import type { CommandContext } from '../context.js';
 import { pluralise } from '../../util/pluralise.js';
@@ -24,7 +24,7 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
 
 async function generateProject(ctx: CommandContext, config: ResolvedConfig, flags: GenerateFlags): Promise<number> {
   // Loaded here rather than at the top so other commands do not pay for them at start-up.
-  const [{ generate }, { finishInterruptedRun }] = await Promise.all([import('../../codegen/generate.js'), import('../../store/finish-interrupted-run.js')]);
+  const [{ generate }, { finishInterruptedRun }] = await Promise.all([import('../../sync/generate.js'), import('../../store/finish-interrupted-run.js')]);
   if (await finishInterruptedRun(config.rootDir, 'generate')) {
     ctx.logger.info('Completed the writes of an interrupted sync first.');
   }
@@ -60,7 +60,7 @@ async function generateProject(ctx: CommandContext, config: ResolvedConfig, flag
 async function generateEmpty(ctx: CommandContext, lockfilePath: string, outputPath: string, omit: GenerateOptions['omit'], rootDir: string): Promise<number> {
   const [{ generateModuleFiles }, { writeIfChanged }] = await Promise.all([
     import('../../codegen/generate-module.js'),
-    import('../../codegen/write-if-changed.js'),
+    import('../../store/module-file.js'),
   ]);
   let written = false;
   for (const file of generateModuleFiles([], { outputPath, omit })) written = (await writeIfChanged(file.path, file.content, rootDir)) || written;

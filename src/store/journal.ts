@@ -20,6 +20,9 @@ import { asFileSystemError, FileSystemError, PromptlockError } from '../errors.j
 import { decodeJournal, writeJournal, type Journal, type JournalOp } from './journal-file.js';
 import { isWithin, StorePathGuard } from './paths.js';
 import { ensureWorkDir, workDirOf } from './work-dir.js';
+import { eachLimited } from '../util/each-limited.js';
+import { readIfExists as readBytesIfExists } from '../util/read-if-exists.js';
+import { writeFileAtomic } from '../util/write-file-atomic.js';
 
 export type StoreChange =
   | { kind: 'write'; path: string; content: string | Uint8Array }
@@ -58,28 +61,6 @@ async function exists(file: string): Promise<boolean> {
 
 const asBuffer = (content: string | Uint8Array): Buffer =>
   typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
-
-/**
- * Replaces `target` (whose folder exists) with `content`: written beside it under a fixed temporary
- * name, then renamed over it. The temporary file is created exclusively; a leftover under that name
- * (an interrupted apply, or a planted link) is removed first, so nothing is written through a link.
- */
-async function replaceFile(target: string, content: Buffer): Promise<void> {
-  const temp = `${target}.promptlock-tmp`;
-  try {
-    try {
-      await writeFile(temp, content, { flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      await rm(temp, { force: true });
-      await writeFile(temp, content, { flag: 'wx' });
-    }
-    await rename(temp, target);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    throw error;
-  }
-}
 
 /** Makes a rename in `dir` durable. Platforms that cannot open or sync a folder skip it. */
 async function syncFolder(dir: string): Promise<void> {
@@ -158,7 +139,8 @@ async function applyJournal(rootDir: string, workDir: string, id: string, journa
         const dir = path.dirname(op.target);
         if (!madeDirs.has(dir)) madeDirs.set(dir, mkdir(dir, { recursive: true }));
         await madeDirs.get(dir);
-        await replaceFile(op.target, journal.content(index));
+        // Under a fixed temporary name, so the replay of an interrupted apply reuses (removes) its leftover.
+        await writeFileAtomic(op.target, journal.content(index), `${op.target}.promptlock-tmp`);
       } else {
         await rm(op.target, { recursive: true, force: true });
         const stopAt = op.pruneUpTo && isWithin(root, op.pruneUpTo) ? path.resolve(op.pruneUpTo) : root;
@@ -197,18 +179,6 @@ async function applyJournal(rootDir: string, workDir: string, id: string, journa
   await rm(journalPath(workDir, id, FAILED), { force: true });
   await rm(journalPath(workDir, id, COMMITTED), { force: true });
   return skipped;
-}
-
-/** Runs `task` over `items` with at most `limit` in flight (the disk likes a queue). */
-async function eachLimited<T>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      await task(items[index]!, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /** Files checked and compared at once before staging. */
@@ -301,12 +271,12 @@ interface PendingTransaction {
   failed: string | undefined;
 }
 
+/** A file's bytes, or undefined when it is missing or a folder. */
 async function readIfExists(file: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(file);
+    return await readBytesIfExists(file, null);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EISDIR') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'EISDIR') return undefined;
     throw asFileSystemError(error, 'read', file);
   }
 }

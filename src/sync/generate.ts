@@ -1,16 +1,32 @@
 /**
  * `generate`: lockfile + snapshots → the module on disk, written only when its content changed.
- * `sync` calls this after it has committed the store; `check` uses `renderModuleFromStore`.
+ * The store (src/store/) does every read and write; codegen (src/codegen/) only turns the locked
+ * prompts into the module's text. `sync` builds the module itself, inside its commit; `check` uses
+ * `renderModuleFromStore`.
  */
-import { readFile } from 'node:fs/promises';
 import { PromptlockError } from '../errors.js';
-import { displayPath } from './display-path.js';
-import { inputsDigest, readSealedInputs } from './inputs-digest.js';
-import { moduleFormat, optionsKey, type ModuleOptions } from './module-format.js';
-import { readLockfileText } from './read-lockfile-text.js';
-import type { StoreLocation } from './read-store.js';
-import { runtimeSource } from './runtime-source.js';
-import { writeIfChanged } from './write-if-changed.js';
+import type { CompiledFunctions } from '../codegen/generate-module.js';
+import { inputsDigest, readSealedInputs } from '../codegen/inputs-digest.js';
+import { moduleFormat, optionsKey, type ModuleOptions } from '../codegen/module-format.js';
+import { runtimeSource } from '../codegen/runtime-source.js';
+import { readModuleFile, writeIfChanged } from '../store/module-file.js';
+import { readLockfileText } from '../store/read-lockfile-text.js';
+import type { SnapshotCache, StoreLocation } from '../store/read-store.js';
+import { displayPath } from '../util/display-path.js';
+
+/**
+ * What a long-running process (`watch`) keeps from one generation to the next, so regenerating
+ * after one edit decodes and compiles one prompt, not all of them. Owned by the caller and passed
+ * to each `generate`; never module state.
+ */
+export interface GenerateCache {
+  snapshots: SnapshotCache;
+  functions: CompiledFunctions;
+}
+
+export function createGenerateCache(): GenerateCache {
+  return { snapshots: { previous: new Map() }, functions: new WeakMap() };
+}
 
 export interface GenerateOptions extends StoreLocation, ModuleOptions {
   outputPath: string;
@@ -21,6 +37,8 @@ export interface GenerateOptions extends StoreLocation, ModuleOptions {
    * is always rebuilt (kept as `generate --force` for scripts that use it).
    */
   force?: boolean;
+  /** Reuse of the previous generation's work (watch). */
+  cache?: GenerateCache;
 }
 
 export interface GenerateResult {
@@ -37,18 +55,13 @@ export interface GenerateResult {
   mismatched: string[];
 }
 
-/** The module on disk, or undefined when it cannot be read (missing, a folder: writing it says what is wrong). */
-async function readModule(file: string): Promise<Buffer | undefined> {
-  return readFile(file).catch(() => undefined);
-}
-
 /** The module text for the store, without writing it (what `check` compares with the file). */
 export async function renderModuleFromStore(options: StoreLocation & { file?: 'ts' | 'js' | 'dts'; omit?: ModuleOptions['omit'] }): Promise<string> {
-  const [{ readStore }, { generateModule }] = await Promise.all([
-    import('./read-store.js'),
-    import('./generate-module.js'),
+  const [{ readLockedPrompts }, { generateModule }] = await Promise.all([
+    import('../store/read-store.js'),
+    import('../codegen/generate-module.js'),
   ]);
-  return generateModule(await readStore(options), options);
+  return generateModule(await readLockedPrompts(options), options);
 }
 
 /**
@@ -65,20 +78,20 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const { declarationPath } = moduleFormat(outputPath);
     const digest = inputsDigest(lockfileText, runtimeSource() + optionsKey(options));
     const recorded = await Promise.all(
-      [outputPath, declarationPath].filter((file) => file !== undefined).map(async (file) => readSealedInputs((await readModule(file)) ?? Buffer.alloc(0))),
+      [outputPath, declarationPath].filter((file) => file !== undefined).map(async (file) => readSealedInputs((await readModuleFile(file)) ?? Buffer.alloc(0))),
     );
     if (recorded.every((line) => line?.digest === digest)) {
       return { outputPath, written: false, count: recorded[0]!.count, mismatched: [] };
     }
   }
   // Loaded only now: the schema checks and the emitter are not needed when nothing changed.
-  const [{ readStore }, { generateModuleFiles }] = await Promise.all([
-    import('./read-store.js'),
-    import('./generate-module.js'),
+  const [{ readLockedPrompts }, { generateModuleFiles }] = await Promise.all([
+    import('../store/read-store.js'),
+    import('../codegen/generate-module.js'),
   ]);
   const mismatched: string[] = [];
-  const prompts = await readStore(options, lockfileText, mismatched);
-  const files = generateModuleFiles(prompts, options);
+  const prompts = await readLockedPrompts(options, { lockfileText, mismatched, ...(options.cache ? { cache: options.cache.snapshots } : {}) });
+  const files = generateModuleFiles(prompts, { outputPath, omit: options.omit, memo: options.cache?.functions });
   let written = false;
   try {
     for (const file of files) written = (await writeIfChanged(file.path, file.content, options.rootDir)) || written;

@@ -1,0 +1,31 @@
+/**
+ * The generated module on disk: read whole for `generate`'s up-to-date check (its seal, see
+ * src/codegen/inputs-digest.ts), and written only when its content changes, atomically: a
+ * temporary file next to it, then a rename, so a reader (a bundler in watch mode) never sees half a
+ * module and an unchanged module keeps its timestamp. Like every file promptlock writes, the path is
+ * checked first by the store's guard (StorePathGuard): inside the project, never through a symbolic
+ * link leading out of it.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic } from '../util/write-file-atomic.js';
+import { StorePathGuard } from './paths.js';
+
+/** A module file's bytes, or undefined when it cannot be read (missing, a folder: writing it says what is wrong). */
+export async function readModuleFile(file: string): Promise<Buffer | undefined> {
+  return readFile(file).catch(() => undefined);
+}
+
+/**
+ * Resolves to true when the file was written, false when it already held exactly `content`.
+ * Throws a PromptlockError naming the link when `file` (or a folder above it, below `rootDir`) is
+ * a symbolic link out of the project `rootDir`, or when `file` is outside it.
+ */
+export async function writeIfChanged(file: string, content: string, rootDir: string): Promise<boolean> {
+  await new StorePathGuard(rootDir).check(file, 'write');
+  const current = await readFile(file, 'utf8').catch(() => undefined);
+  if (current === content) return false;
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFileAtomic(file, content);
+  return true;
+}
