@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { TemplateError } from './template/index.js';
 
 /**
  * The few named errors the library throws. The library never prints or exits: the CLI formats
@@ -49,10 +50,13 @@ export class LockfileError extends PromptlockError {
   override name = 'LockfileError';
 }
 
-/** A prompt text cannot be turned into a typed function (e.g. conflicting type hints). */
-export class TemplateError extends PromptlockError {
-  override name = 'TemplateError';
-}
+/**
+ * A prompt text cannot be turned into a typed function (e.g. conflicting type hints). Thrown by
+ * src/template/, which imports nothing of ours (docs/architecture.md), so the class is defined there
+ * and joined to `PromptlockError` here: `instanceof PromptlockError` holds, as for the others.
+ */
+Object.setPrototypeOf(TemplateError.prototype, PromptlockError.prototype);
+export { TemplateError };
 
 /** Several independent failures gathered so one bad item does not hide the others. */
 export class AggregatePromptlockError extends PromptlockError {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TemplateError } from '../../src/errors.js';
+import { PromptlockError, TemplateError } from '../../src/errors.js';
 import { listVariables, parseTemplate, renderTemplate, stringifyValue } from '../../src/template/index.js';
 
 describe('listVariables', () => {
@@ -74,6 +74,16 @@ describe('listVariables', () => {
     expect(run).toThrow(
       'Variable "count" has conflicting type hints: "number" at @acme/x content 2:3 and "bool" at @acme/x systemPrompt 1:1.',
     );
+    // template/ defines the class (it imports nothing of ours); errors.ts makes it a PromptlockError.
+    const error = (() => {
+      try {
+        run();
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(PromptlockError);
+    expect(error).toMatchObject({ name: 'TemplateError', exitCode: 1, hint: expect.stringContaining('Use one type for "count"') });
   });
 });
 
