@@ -2,7 +2,8 @@
  * How many requests watch mode may send. Polling keeps to a budget (by default 20% of the service's
  * per-minute limit), counted over a sliding 60 s window of requests actually sent, and walks the
  * floating prompts round-robin, so with 1,000 of them every one is still checked in turn and the
- * rate limit is never tripped.
+ * rate limit is never tripped. Shared with promptlock/live, whose refreshes keep to the same
+ * sliding window (here so live/ imports nothing of watch/).
  */
 
 /** Share of the per-minute rate limit that watch mode may spend. */
