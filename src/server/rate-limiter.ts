@@ -60,7 +60,7 @@ export function createRateLimiter(windowMs: { minuteMs: number; hourMs: number }
     const windows = windowsOf(caller, now);
     const caps = [limits.perMinute, limits.perHour];
     const allowed = windows.every((window, i) => window.count < caps[i]!);
-    if (allowed && count) windows.forEach((window) => window.count++);
+    if (allowed && count) for (const window of windows) window.count++;
     let reported: RateDecision | undefined;
     windows.forEach((window, i) => {
       const remaining = Math.max(0, caps[i]! - window.count);
