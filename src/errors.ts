@@ -119,7 +119,7 @@ export class FileSystemError extends PromptlockError {
 }
 
 /** True for an error thrown by a Node file-system call (it carries `code`, `syscall` and `path`). */
-export function isFileSystemFailure(error: unknown): error is NodeJS.ErrnoException & { path: string } {
+function isFileSystemFailure(error: unknown): error is NodeJS.ErrnoException & { path: string } {
   const e = error as NodeJS.ErrnoException | undefined;
   return !!e && typeof e.code === 'string' && typeof e.syscall === 'string' && typeof e.path === 'string';
 }

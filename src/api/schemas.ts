@@ -24,7 +24,7 @@ export const promptSchema = z
 const UNBOUNDED_DEPTH = { ...DEFAULT_LIMITS, jsonDepth: Number.MAX_SAFE_INTEGER };
 
 /** `packageName` may be `@ws/pkg`, `@ws/pkg:v1` or a bare slug: all are strings here. */
-export const promptSummarySchema = z.looseObject({
+const promptSummarySchema = z.looseObject({
   id: z.string(),
   title: z.string(),
   packageName: z.string().min(1),

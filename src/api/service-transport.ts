@@ -247,7 +247,7 @@ function isHtml(answer: AttemptAnswer): boolean {
 }
 
 /** The body as JSON, or undefined when it is not JSON (error pages, truncated answers). */
-export function parseJson(body: Buffer): unknown {
+function parseJson(body: Buffer): unknown {
   try {
     return JSON.parse(body.toString('utf8'));
   } catch {

@@ -11,7 +11,7 @@ export interface CliIO {
 }
 
 /** Flags every command takes (DESIGN.md, "Common flags"). */
-export interface GlobalOptions {
+interface GlobalOptions {
   config?: string;
   json: boolean;
   quiet: boolean;

@@ -30,7 +30,7 @@ export class ApiError extends Error {
 }
 
 /** Characters of a request's value an error message repeats; the rest is cut, and says so. */
-export const ECHO_LIMIT = 200;
+const ECHO_LIMIT = 200;
 
 /**
  * A value from the request as an error message repeats it: at most ECHO_LIMIT characters, marked

@@ -15,7 +15,7 @@ interface Position {
   package: string;
 }
 
-export function encodeCursor(after: Position): string {
+function encodeCursor(after: Position): string {
   return Buffer.from(`c1:${after.workspace}/${after.package}`).toString('base64url');
 }
 

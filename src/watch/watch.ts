@@ -41,7 +41,7 @@ export interface WatchOptions {
   poll?: boolean;
 }
 
-export interface WatchStats {
+interface WatchStats {
   polls: number;
   /** Requests sent to the service (polls and the syncs they started). */
   requests: number;
