@@ -22,14 +22,16 @@ module.exports = {
     },
     {
       name: 'template-and-types-are-leaves',
-      comment: 'The template language and the service resource types are shared by client, server, codegen and live: they import nothing of ours.',
+      comment:
+        'The template language and the service resource types are shared by client, server, codegen and live: they import nothing of ours.',
       severity: 'error',
       from: { path: '^src/(template/|types\\.ts$)' },
       to: { path: '^src/', pathNot: '^src/template/' },
     },
     {
       name: 'server-stands-alone',
-      comment: 'The local service shares only types, template and the store formats with the client: no client, sync, codegen or watch code.',
+      comment:
+        'The local service shares only types, template and the store formats with the client: no client, sync, codegen or watch code.',
       severity: 'error',
       from: { path: '^src/server/' },
       to: { path: '^src/(sync|api|codegen|watch|cli)/' },
