@@ -3,7 +3,7 @@ import { TemplateError } from './template/index.js';
 
 /**
  * The few named errors the library throws. The library never prints or exits: the CLI formats
- * these and picks the exit code from `exitCode` (DESIGN.md: 1 operation failed, 2 usage/config).
+ * these and picks the exit code from `exitCode` (README.md, "Commands": 1 operation failed, 2 usage/config).
  */
 export class PromptlockError extends Error {
   override name = 'PromptlockError';

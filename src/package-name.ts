@@ -1,4 +1,4 @@
-/** Package names: `@<workspace>/<package>[:<version>]` (spec, "Package name"). */
+/** Package names: `@<workspace>/<package>[:<version>]` (docs/service-interface.md, "Package names and versions"). */
 
 const PACKAGE_NAME_PATTERN = /^@([a-z0-9-]+)\/([a-z0-9-]+)(?::(v\d+|latest|draft))?$/;
 const SLUG_PATTERN = /^[a-z0-9-]+$/;

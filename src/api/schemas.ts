@@ -1,5 +1,5 @@
 /**
- * Schemas of every answer the client accepts. Lenient where the spec and the real service
+ * Schemas of every answer the client accepts. Lenient where the interface (docs/service-interface.md) and the real service
  * disagree (envelopes, error shapes, nullable fields, list names), strict on what later stages
  * rely on. Unknown fields of prompts and list items are kept: snapshots store the prompt as the
  * service returned it.

@@ -10,7 +10,7 @@ export interface CliIO {
   cwd: string;
 }
 
-/** Flags every command takes (DESIGN.md, "Common flags"). */
+/** Flags every command takes (README.md, "Commands"). */
 interface GlobalOptions {
   config?: string;
   json: boolean;

@@ -1,5 +1,5 @@
 /**
- * Error responses of the local service, in the two shapes the spec shows: flat
+ * Error responses of the local service, in the two shapes of docs/service-interface.md ("Envelopes and errors"): flat
  * (`{ "error": "<message>" }`, 404 also with `message`) and nested
  * (`{ "error": { "code", "message", "details"?, "retry_after"? } }`).
  */

@@ -66,7 +66,7 @@ export function handleList(ctx: RouteContext): Reply {
     status: 200,
     json: {
       prompts: page.map((pkg) => pkg.summary),
-      // Always a string (the spec's type); past the end it keeps pointing at the end.
+      // Always a string (its type in docs/service-interface.md); past the end it keeps pointing at the end.
       cursor: last ? encodeCursor(last) : (cursor ?? ''),
       hasMore: end < range.end,
     },

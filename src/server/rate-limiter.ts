@@ -1,5 +1,5 @@
 /**
- * The spec's two-tier rate limits: per caller, a per-minute and a per-hour fixed window, each
+ * The service's two-tier rate limits (docs/service-interface.md): per caller, a per-minute and a per-hour fixed window, each
  * starting with the caller's first request in it. A request is allowed only when every window has
  * room; a refused request uses up nothing. The headers describe the window with the fewest
  * requests left (on a tie, the one that resets later, so `Retry-After` is always long enough).

@@ -1,5 +1,5 @@
 /**
- * The template language of prompt texts (service-facts.md, "Variables inside prompt text"):
+ * The template language of prompt texts (docs/service-interface.md, "Variables inside prompt text"):
  * `{{name}}`, `{{ name }}`, `{{name:type}}`, `{{name:type // description}}`.
  *
  * A name is anything but `}`, `{` and `:` (and not `//`), trimmed; an empty name is not a

@@ -8,7 +8,7 @@
 
 /** Share of the per-minute rate limit that watch mode may spend. */
 export const DEFAULT_BUDGET_SHARE = 0.2;
-/** The spec's authenticated per-minute limit, used when none is configured. */
+/** The service's per-minute limit with a key (docs/service-interface.md), used when none is configured. */
 export const DEFAULT_LIMIT_PER_MINUTE = 1000;
 
 export interface PollBudget {

@@ -6,9 +6,9 @@ describe('listVariables', () => {
   const cases: Array<[string, { given: string; want: ReturnType<typeof listVariables> }]> = [
     ['plain name', { given: 'Hello {{user_name}}!', want: [{ name: 'user_name', type: 'string' }] }],
     ['whitespace inside braces', { given: 'Hi {{  user_name  }}', want: [{ name: 'user_name', type: 'string' }] }],
-    ['type hint (service-facts)', { given: '{{user_name:string}}', want: [{ name: 'user_name', type: 'string', hint: 'string' }] }],
+    ['type hint', { given: '{{user_name:string}}', want: [{ name: 'user_name', type: 'string', hint: 'string' }] }],
     [
-      'hint and description (service-facts)',
+      'hint and description',
       {
         given: '{{count:number // Number of unread messages}}',
         want: [{ name: 'count', type: 'number', hint: 'number', description: 'Number of unread messages' }],
