@@ -1,8 +1,9 @@
 import path from 'node:path';
+import { TemplateError } from './template/index.js';
 
 /**
  * The few named errors the library throws. The library never prints or exits: the CLI formats
- * these and picks the exit code from `exitCode` (DESIGN.md: 1 operation failed, 2 usage/config).
+ * these and picks the exit code from `exitCode` (README.md, "Commands": 1 operation failed, 2 usage/config).
  */
 export class PromptlockError extends Error {
   override name = 'PromptlockError';
@@ -49,10 +50,13 @@ export class LockfileError extends PromptlockError {
   override name = 'LockfileError';
 }
 
-/** A prompt text cannot be turned into a typed function (e.g. conflicting type hints). */
-export class TemplateError extends PromptlockError {
-  override name = 'TemplateError';
-}
+/**
+ * A prompt text cannot be turned into a typed function (e.g. conflicting type hints). Thrown by
+ * src/template/, which imports nothing of ours (docs/architecture.md), so the class is defined there
+ * and joined to `PromptlockError` here: `instanceof PromptlockError` holds, as for the others.
+ */
+Object.setPrototypeOf(TemplateError.prototype, PromptlockError.prototype);
+export { TemplateError };
 
 /** Several independent failures gathered so one bad item does not hide the others. */
 export class AggregatePromptlockError extends PromptlockError {
@@ -115,7 +119,7 @@ export class FileSystemError extends PromptlockError {
 }
 
 /** True for an error thrown by a Node file-system call (it carries `code`, `syscall` and `path`). */
-export function isFileSystemFailure(error: unknown): error is NodeJS.ErrnoException & { path: string } {
+function isFileSystemFailure(error: unknown): error is NodeJS.ErrnoException & { path: string } {
   const e = error as NodeJS.ErrnoException | undefined;
   return !!e && typeof e.code === 'string' && typeof e.syscall === 'string' && typeof e.path === 'string';
 }

@@ -1,6 +1,6 @@
-/** Package names: `@<workspace>/<package>[:<version>]` (spec, "Package name"). */
+/** Package names: `@<workspace>/<package>[:<version>]` (docs/service-interface.md, "Package names and versions"). */
 
-export const PACKAGE_NAME_PATTERN = /^@([a-z0-9-]+)\/([a-z0-9-]+)(?::(v\d+|latest|draft))?$/;
+const PACKAGE_NAME_PATTERN = /^@([a-z0-9-]+)\/([a-z0-9-]+)(?::(v\d+|latest|draft))?$/;
 const SLUG_PATTERN = /^[a-z0-9-]+$/;
 
 /** `vN`, `latest`, `draft`; `undefined` when the name carries no selector. */

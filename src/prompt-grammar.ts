@@ -19,14 +19,6 @@ export const VERSION_PATTERN = /^v\d{1,15}$/;
 /** Prompt and context item ids: also file names of context files, so never `.` or `..`. */
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
-export function isVersion(text: unknown): text is string {
-  return typeof text === 'string' && VERSION_PATTERN.test(text);
-}
-
-export function isId(text: unknown): text is string {
-  return typeof text === 'string' && ID_PATTERN.test(text);
-}
-
 /**
  * Why a variable name cannot be used, or undefined when it can. The template grammar (a name is
  * anything but `{`, `}` and `:`, without `//`, trimmed) plus one rule: `__proto__` cannot be passed

@@ -1,4 +1,4 @@
-/** Types of the Prompt Service's resources (spec/prompt-service-api.md), shared by client and server. */
+/** Types of the Prompt Service's resources (docs/service-interface.md), shared by client and server. */
 
 import { z } from 'zod';
 

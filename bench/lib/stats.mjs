@@ -14,11 +14,6 @@ export function percentile(values, p) {
   return sorted[low] + (sorted[high] - sorted[low]) * (rank - low);
 }
 
-/** Milliseconds since `start` (a `performance.now()` reading). */
-export function since(start) {
-  return performance.now() - start;
-}
-
 export function formatValue(value, unit) {
   if (value === undefined || value === null || Number.isNaN(value)) return '';
   if (unit === 'ms') return `${value < 10 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US')} ms`;

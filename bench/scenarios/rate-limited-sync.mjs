@@ -3,7 +3,7 @@
  * allows (windows scaled down from a minute). Goals: zero 429s, and a total within 1.1× the window
  * bound (windows − 1)·W: the sync cannot finish before the last window it needs has opened.
  *
- * Why 20 s windows and not shorter: `X-RateLimit-Reset` has whole-second precision (spec), so no
+ * Why 20 s windows and not shorter: `X-RateLimit-Reset` has whole-second precision (docs/service-interface.md), so no
  * client can know when a window resets more closely than 1 s; each wait may overshoot by up to
  * 1 s (0.5 s on average). At the real 60 s window that is ≤ 1.7%; at 20 s ≤ 5%; at 3 s it would be
  * 33%, an artefact of the scaling rather than of the client. Each run uses its own key, so it starts

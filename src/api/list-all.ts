@@ -8,7 +8,7 @@ import { limitText, serviceText } from './service-errors.js';
 import { InvalidBody, type ServiceTransport } from './service-transport.js';
 
 /** The service's largest page (service facts: `limit` 1 to 100). */
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 
 /**
  * Every prompt the service lists, page by page until `hasMore` is false. The listing is bounded

@@ -1,5 +1,5 @@
 /**
- * Schemas of every answer the client accepts. Lenient where the spec and the real service
+ * Schemas of every answer the client accepts. Lenient where the interface (docs/service-interface.md) and the real service
  * disagree (envelopes, error shapes, nullable fields, list names), strict on what later stages
  * rely on. Unknown fields of prompts and list items are kept: snapshots store the prompt as the
  * service returned it.
@@ -24,7 +24,7 @@ export const promptSchema = z
 const UNBOUNDED_DEPTH = { ...DEFAULT_LIMITS, jsonDepth: Number.MAX_SAFE_INTEGER };
 
 /** `packageName` may be `@ws/pkg`, `@ws/pkg:v1` or a bare slug: all are strings here. */
-export const promptSummarySchema = z.looseObject({
+const promptSummarySchema = z.looseObject({
   id: z.string(),
   title: z.string(),
   packageName: z.string().min(1),

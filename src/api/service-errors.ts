@@ -14,7 +14,7 @@ import { pluralise } from '../util/pluralise.js';
 /** What a request was for, as error messages tell it. */
 export interface RequestTarget {
   method: string;
-  /** The endpoint path as the spec names it (`/v1/prompts`), without query or base path. */
+  /** The endpoint path as docs/service-interface.md names it (`/v1/prompts`), without query or base path. */
   endpoint: string;
   /** `fetching @acme/x`, `listing prompts`… */
   what: string;

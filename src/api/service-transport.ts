@@ -6,7 +6,7 @@ import type { Limits } from '../limits.js';
 import { backoffDelay, rateLimitedWait, sleep } from './backoff.js';
 import { CLIENT_DEFAULTS, type ClientEvent, type ClientStats, type RetryReason } from './client-options.js';
 import { ConcurrencyLimiter } from './concurrency-limiter.js';
-import { AttemptFailure, httpAttempt, type AttemptAnswer } from './http-attempt.js';
+import { type AttemptFailure, httpAttempt, type AttemptAnswer } from './http-attempt.js';
 import { RateLimitPacer, readRateLimit } from './rate-limit-pacer.js';
 import { readErrorBody } from './schemas.js';
 import { failureError, httpError, invalidBodyError, notAServiceError, tooLargeError, type ErrorContext, type RequestTarget } from './service-errors.js';
@@ -247,7 +247,7 @@ function isHtml(answer: AttemptAnswer): boolean {
 }
 
 /** The body as JSON, or undefined when it is not JSON (error pages, truncated answers). */
-export function parseJson(body: Buffer): unknown {
+function parseJson(body: Buffer): unknown {
   try {
     return JSON.parse(body.toString('utf8'));
   } catch {

@@ -15,6 +15,7 @@ export interface CliRuntime {
  */
 export function action<Args extends unknown[]>(
   runtime: CliRuntime,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing (Promise<void>) means exit 0.
   handler: (ctx: CommandContext, ...args: Args) => Promise<number | void>,
 ): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {

@@ -10,8 +10,8 @@ export interface CliIO {
   cwd: string;
 }
 
-/** Flags every command takes (DESIGN.md, "Common flags"). */
-export interface GlobalOptions {
+/** Flags every command takes (README.md, "Commands"). */
+interface GlobalOptions {
   config?: string;
   json: boolean;
   quiet: boolean;

@@ -63,7 +63,7 @@ export function createLogger(options: LoggerOptions): Logger {
       if (options.verbose && !options.quiet) line(options.stderr, colors.dim(message));
     },
     result: (text) => {
-      options.stdout.write(clean(text.endsWith('\n') ? text.slice(0, -1) : text) + '\n');
+      options.stdout.write(`${clean(text.endsWith('\n') ? text.slice(0, -1) : text)}\n`);
     },
     json: (value) => {
       options.stdout.write(`${terminalJson(redact(JSON.stringify(value, null, 2), options.secrets))}\n`);

@@ -12,7 +12,7 @@ import { registerServe } from './commands/serve.js';
 import { registerSync } from './commands/sync.js';
 import { registerWatch } from './commands/watch.js';
 
-export function defaultIO(): CliIO {
+function defaultIO(): CliIO {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }
 

@@ -89,7 +89,7 @@ function requireInsideProject(option: string, value: string, resolved: string, r
 }
 
 /** Files of variables read from the project root, later ones winning (docs: README, Configuration). */
-export const ENV_FILES = ['.env', '.env.local'] as const;
+const ENV_FILES = ['.env', '.env.local'] as const;
 
 /**
  * The environment with the variables of `.env` and `.env.local` at the project root filled in,

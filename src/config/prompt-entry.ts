@@ -118,7 +118,7 @@ export function requestedEntries(prompts: readonly string[]): RequestedEntry[] {
 }
 
 /** The entry that governs `name`: an exact entry wins over a glob; undefined when none does. */
-export function entryFor(entries: readonly RequestedEntry[], name: string): RequestedEntry | undefined {
+function entryFor(entries: readonly RequestedEntry[], name: string): RequestedEntry | undefined {
   const exact = entries.find((e) => e.kind === 'exact' && e.name === name);
   if (exact) return exact;
   const workspace = parsePackageName(name)?.workspace;

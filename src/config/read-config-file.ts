@@ -5,7 +5,7 @@ import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError } from '../errors.js';
 import { defineConfig } from './define-config.js';
 
-/** Where cosmiconfig looks in each folder, first match wins (DESIGN.md, "Configuration"). */
+/** Where cosmiconfig looks in each folder, first match wins (README.md, "Configuration"). */
 export const CONFIG_FILE_NAMES = [
   'package.json',
   'prompts.config.ts',

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CONFIG_FILE_NAMES as LOADER_FILE_NAMES } from '../config/read-config-file.js';
 
 /** The `prompts.config.*` names the config loader searches for (package.json aside). */
-export const CONFIG_FILE_NAMES = LOADER_FILE_NAMES.filter((name) => name !== 'package.json');
+const CONFIG_FILE_NAMES = LOADER_FILE_NAMES.filter((name) => name !== 'package.json');
 
 /** The file `init` writes. */
 export const STARTER_CONFIG_NAME = 'prompts.config.ts';

@@ -27,7 +27,7 @@ export interface InitResult {
   scriptsToAdd: Readonly<Record<string, string>> | undefined;
 }
 
-/** A `"promptlock"` key in package.json is a config too (DESIGN.md, "Configuration"). */
+/** A `"promptlock"` key in package.json is a config too (README.md, "Configuration"). */
 function hasPackageConfig(packageText: string | undefined): boolean {
   try {
     const parsed: unknown = packageText === undefined ? undefined : JSON.parse(packageText);

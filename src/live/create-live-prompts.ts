@@ -16,7 +16,7 @@ import { ConfigError, PromptlockError } from '../errors.js';
 import { apiKeyFromEnv, maskKey } from '../secrets.js';
 import { decodeLockfile, type Lockfile, type LockEntry } from '../store/lockfile-format.js';
 import { parseTemplate, renderTemplate, type Segment, type VariableType } from '../template/index.js';
-import { DEFAULT_BUDGET_SHARE, DEFAULT_LIMIT_PER_MINUTE, RequestWindow } from '../watch/poll-budget.js';
+import { DEFAULT_BUDGET_SHARE, DEFAULT_LIMIT_PER_MINUTE, RequestWindow } from '../util/poll-budget.js';
 import { incompatibility } from './compatibility.js';
 import { fetchLivePrompt, type FetchTarget } from './fetch-live.js';
 import { memoryStore, type LiveStore, type StoredPrompt } from './store.js';
@@ -419,7 +419,7 @@ function checkedValues(state: PromptState, variables: unknown): Record<string, u
   }
   const values = variables as Record<string, unknown>;
   for (const name of state.committed.keys()) {
-    const value = Object.prototype.hasOwnProperty.call(values, name) ? values[name] : undefined;
+    const value = Object.hasOwn(values, name) ? values[name] : undefined;
     if (value === undefined) throw new TypeError(`Prompt "${state.name}" is missing variable "${name}".`);
   }
   return values;

@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { retryAfterMs } from '../api/backoff.js';
-import { AttemptFailure, httpAttempt } from '../api/http-attempt.js';
+import { type AttemptFailure, httpAttempt } from '../api/http-attempt.js';
 import { readRateLimit, type RateLimitReading } from '../api/rate-limit-pacer.js';
 import { readErrorBody, unwrapEnvelope } from '../api/schemas.js';
 import { redact } from '../secrets.js';

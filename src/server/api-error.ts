@@ -1,5 +1,5 @@
 /**
- * Error responses of the local service, in the two shapes the spec shows: flat
+ * Error responses of the local service, in the two shapes of docs/service-interface.md ("Envelopes and errors"): flat
  * (`{ "error": "<message>" }`, 404 also with `message`) and nested
  * (`{ "error": { "code", "message", "details"?, "retry_after"? } }`).
  */
@@ -30,7 +30,7 @@ export class ApiError extends Error {
 }
 
 /** Characters of a request's value an error message repeats; the rest is cut, and says so. */
-export const ECHO_LIMIT = 200;
+const ECHO_LIMIT = 200;
 
 /**
  * A value from the request as an error message repeats it: at most ECHO_LIMIT characters, marked

@@ -29,7 +29,7 @@ const fileItem = z.strictObject({
   createdAt: time.optional(),
 });
 
-export const contextItemSchema = z.discriminatedUnion('type', [urlItem, fileItem]);
+const contextItemSchema = z.discriminatedUnion('type', [urlItem, fileItem]);
 export type AuthoredContextItem = z.infer<typeof contextItemSchema>;
 
 const shared = {

@@ -1,5 +1,5 @@
 /**
- * Context-file download, as the hosted service does it (service-facts.md): the API answers a
+ * Context-file download, as the hosted service does it (docs/service-interface.md, "Operations"): the API answers a
  * short-lived signed URL, and the file is fetched from that URL without the API key. Files are
  * only ever found by id in the catalog, never by a path taken from the request.
  */

@@ -15,7 +15,7 @@ interface Position {
   package: string;
 }
 
-export function encodeCursor(after: Position): string {
+function encodeCursor(after: Position): string {
   return Buffer.from(`c1:${after.workspace}/${after.package}`).toString('base64url');
 }
 
@@ -66,7 +66,7 @@ export function handleList(ctx: RouteContext): Reply {
     status: 200,
     json: {
       prompts: page.map((pkg) => pkg.summary),
-      // Always a string (the spec's type); past the end it keeps pointing at the end.
+      // Always a string (its type in docs/service-interface.md); past the end it keeps pointing at the end.
       cursor: last ? encodeCursor(last) : (cursor ?? ''),
       hasMore: end < range.end,
     },

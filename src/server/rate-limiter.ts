@@ -1,5 +1,5 @@
 /**
- * The spec's two-tier rate limits: per caller, a per-minute and a per-hour fixed window, each
+ * The service's two-tier rate limits (docs/service-interface.md): per caller, a per-minute and a per-hour fixed window, each
  * starting with the caller's first request in it. A request is allowed only when every window has
  * room; a refused request uses up nothing. The headers describe the window with the fewest
  * requests left (on a tie, the one that resets later, so `Retry-After` is always long enough).
@@ -60,7 +60,7 @@ export function createRateLimiter(windowMs: { minuteMs: number; hourMs: number }
     const windows = windowsOf(caller, now);
     const caps = [limits.perMinute, limits.perHour];
     const allowed = windows.every((window, i) => window.count < caps[i]!);
-    if (allowed && count) windows.forEach((window) => window.count++);
+    if (allowed && count) for (const window of windows) window.count++;
     let reported: RateDecision | undefined;
     windows.forEach((window, i) => {
       const remaining = Math.max(0, caps[i]! - window.count);

@@ -6,7 +6,7 @@ import { DESCRIPTOR_PATH, handleDescriptor, handleHealth } from './handle-meta.j
 import type { Reply, RouteContext } from './route-context.js';
 import { FILE_ROUTE_PREFIX } from './url-signer.js';
 
-export type RouteName = 'list' | 'get' | 'health' | 'descriptor' | 'download-url' | 'file' | 'other';
+type RouteName = 'list' | 'get' | 'health' | 'descriptor' | 'download-url' | 'file' | 'other';
 
 export interface Route {
   name: RouteName;

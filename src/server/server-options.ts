@@ -1,5 +1,5 @@
 /**
- * Options of the local Prompt Service and their defaults. The defaults are the spec's (rate limits,
+ * Options of the local Prompt Service and their defaults. The defaults are the service's (docs/service-interface.md: rate limits,
  * page sizes) so a plain `startServer({ dir })` behaves like the hosted service.
  */
 import { ConfigError } from '../errors.js';
@@ -25,7 +25,7 @@ export interface ServerOptions {
   envelope?: 'bare' | 'wrapped';
   /** @default 'nested' */
   errors?: 'flat' | 'nested';
-  /** @default the spec's: 1,000/min and 10,000/h with a key, 100/min and 1,000/h without */
+  /** @default the service's (docs/service-interface.md): 1,000/min and 10,000/h with a key, 100/min and 1,000/h without */
   rateLimits?: {
     authenticated?: { perMinute?: number; perHour?: number };
     unauthenticated?: { perMinute?: number; perHour?: number };

@@ -5,7 +5,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export type SignatureCheck = 'valid' | 'expired' | 'invalid';
+type SignatureCheck = 'valid' | 'expired' | 'invalid';
 
 export interface UrlSigner {
   /** Path and query of a download URL for `contextId`, valid for the configured lifetime. */

@@ -35,7 +35,7 @@ const show = (selector: string | null) => (selector === null ? 'no selector' : s
  * Where the config and the lockfile disagree, one problem each: requested but not locked,
  * locked at another selector, locked but no longer requested. Empty when they agree.
  */
-export function configLockMismatches(entries: readonly RequestedEntry[], lockfile: Lockfile): CheckProblem[] {
+function configLockMismatches(entries: readonly RequestedEntry[], lockfile: Lockfile): CheckProblem[] {
   const problems: CheckProblem[] = [];
   const mismatch = (subject: string, message: string) => problems.push({ code: 'config-mismatch', subject, message });
   const lockedNames = Object.keys(lockfile.prompts);

@@ -14,7 +14,7 @@ export interface FieldDiff {
 }
 
 /** How the generated function's parameter changes: any of these breaks callers at compile time. */
-export interface SignatureChange {
+interface SignatureChange {
   added: string[];
   removed: string[];
   /** `name: string → number`. */
@@ -143,7 +143,7 @@ export function diffPrompts(before: ReadonlyMap<string, Prompt>, after: Readonly
 }
 
 /** `variables added: x; removed: y; retyped: z: string → number`, or `its function is removed`. */
-export function describeBreaking(breaking: NonNullable<PromptDiff['breaking']>): string {
+function describeBreaking(breaking: NonNullable<PromptDiff['breaking']>): string {
   if (breaking.removed === 'function') return 'its function leaves the generated module';
   const change = breaking as SignatureChange;
   const parts = [

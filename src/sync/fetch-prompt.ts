@@ -14,7 +14,7 @@ import { promptTexts, type ContextItem, type Prompt } from '../types.js';
 import type { FetchedPrompt, ReusableFile, SyncClient } from './types.js';
 
 /** Largest context file downloaded when the service does not give its size. */
-export const MAX_CONTEXT_FILE_BYTES = 100 * 1024 * 1024;
+const MAX_CONTEXT_FILE_BYTES = 100 * 1024 * 1024;
 
 /** `product FAQ (v2).pdf` → `product-FAQ-v2-.pdf`: safe on every file system, never a path. */
 function safeFileName(item: ContextItem): string {

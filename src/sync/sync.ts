@@ -104,7 +104,7 @@ async function promptsBefore(view: StoreView, config: ResolvedConfig, previous: 
 }
 
 /** What changed between two lockfiles, prompt by prompt (a partial sync removes nothing). */
-export function lockChanges(previous: Lockfile, next: Lockfile, partial: boolean): LockChanges {
+function lockChanges(previous: Lockfile, next: Lockfile, partial: boolean): LockChanges {
   const added: PromptChange[] = [];
   const changed: PromptChange[] = [];
   let unchanged = 0;

@@ -1,4 +1,3 @@
-import { TemplateError } from '../errors.js';
 import { lineColumn, parseTemplate, type VariableType } from './parse-template.js';
 
 export interface Variable {
@@ -13,6 +12,21 @@ export interface Variable {
 export interface LabeledText {
   label: string;
   text: string | null | undefined;
+}
+
+/**
+ * Two type hints for one variable. Defined here so template/ imports nothing else of promptlock;
+ * src/errors.ts re-exports it as the public `TemplateError` and makes it a `PromptlockError`
+ * (exit code 1, `hint` printed under the message) like the other named errors.
+ */
+export class TemplateError extends Error {
+  override name = 'TemplateError';
+  readonly exitCode = 1 as const;
+  readonly hint: string | undefined;
+  constructor(message: string, options: { hint?: string } = {}) {
+    super(message);
+    this.hint = options.hint;
+  }
 }
 
 interface Seen {

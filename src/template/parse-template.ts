@@ -1,5 +1,5 @@
 /**
- * The template language of prompt texts (service-facts.md, "Variables inside prompt text"):
+ * The template language of prompt texts (docs/service-interface.md, "Variables inside prompt text"):
  * `{{name}}`, `{{ name }}`, `{{name:type}}`, `{{name:type // description}}`.
  *
  * A name is anything but `}`, `{` and `:` (and not `//`), trimmed; an empty name is not a
@@ -10,7 +10,7 @@
 export type VariableType = 'string' | 'number' | 'boolean' | 'array' | 'object';
 
 /** Type hints the service knows, mapped to their canonical type. */
-export const TYPE_HINTS: Readonly<Record<string, VariableType>> = {
+const TYPE_HINTS: Readonly<Record<string, VariableType>> = {
   string: 'string',
   str: 'string',
   text: 'string',
@@ -25,7 +25,7 @@ export const TYPE_HINTS: Readonly<Record<string, VariableType>> = {
   dict: 'object',
 };
 
-export interface Placeholder {
+interface Placeholder {
   kind: 'placeholder';
   /** The placeholder exactly as written, braces included: what stays when no value is given. */
   raw: string;
@@ -41,7 +41,7 @@ export interface Placeholder {
   offset: number;
 }
 
-export interface TextSegment {
+interface TextSegment {
   kind: 'text';
   text: string;
 }

@@ -19,7 +19,7 @@ export function renderTemplate(text: string | readonly Segment[], values: Readon
       out += segment.text;
       continue;
     }
-    const value = Object.prototype.hasOwnProperty.call(values, segment.name) ? values[segment.name] : undefined;
+    const value = Object.hasOwn(values, segment.name) ? values[segment.name] : undefined;
     out += value === undefined ? segment.raw : stringifyValue(value);
   }
   return out;

@@ -13,7 +13,7 @@ import { isFloating, requestedEntries, selectorFor } from '../config/prompt-entr
 import type { SyncClient } from '../sync/types.js';
 import type { PromptSummary } from '../types.js';
 import type { Observations } from './poll-client.js';
-import type { RoundRobin } from './poll-budget.js';
+import type { RoundRobin } from '../util/poll-budget.js';
 
 /** What the watcher keeps between polls. */
 export interface UpstreamState {

@@ -15,7 +15,7 @@ import type { SyncClient, SyncResult } from '../sync/types.js';
 import { sync } from '../sync/sync.js';
 import { checkUpstream, type UpstreamState } from './check-upstream.js';
 import { editedSnapshots } from './edited-snapshots.js';
-import { pollAllowance, pollBudget, RequestWindow, RoundRobin } from './poll-budget.js';
+import { pollAllowance, pollBudget, RequestWindow, RoundRobin } from '../util/poll-budget.js';
 import { pollClient } from './poll-client.js';
 import { watchFiles, type FileBatch, type WatchedPaths } from './watch-files.js';
 import { pluralise } from '../util/pluralise.js';
@@ -41,7 +41,7 @@ export interface WatchOptions {
   poll?: boolean;
 }
 
-export interface WatchStats {
+interface WatchStats {
   polls: number;
   /** Requests sent to the service (polls and the syncs they started). */
   requests: number;

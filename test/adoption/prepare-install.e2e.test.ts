@@ -93,7 +93,10 @@ it.runIf(existsSync(path.join(ROOT, 'dist/cli.js')))(
         stops.push(() => serve.exitCode === null && serve.pid !== undefined && process.kill(serve.pid, 'SIGTERM'));
         await new Promise<void>((resolve, reject) => {
           let out = '';
-          serve.stdout.on('data', (chunk) => (out += chunk) && /listening on/.test(out) && resolve());
+          serve.stdout.on('data', (chunk) => {
+            out += chunk;
+            if (/listening on/.test(out)) resolve();
+          });
           serve.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
         });
         continue;

@@ -5,7 +5,7 @@ import { createClient } from '../../src/api/index.js';
 import { ServiceError } from '../../src/errors.js';
 import { caught, everythingOf, withTinyServer } from './helpers.js';
 
-const KEY = 'sk_live_' + 'K'.repeat(38) + 'wxyz';
+const KEY = `sk_live_${'K'.repeat(38)}wxyz`;
 const item = (i: number) => ({ id: `pmt_${i}`, title: `Prompt ${i}`, packageName: `@acme/p-${i}` });
 const json = (body: unknown) => JSON.stringify(body);
 

@@ -110,7 +110,7 @@ describe('server errors', () => {
       try {
         const error = await caught(client.getPrompt('@acme/welcome'));
         expect(error).toMatchObject({ status: 503, code: 'internal_error' });
-        expect(error.message).toMatch(/^The service failed with 503 internal_error while fetching @acme\/welcome, 3 attempts: [^]*[^.]\.$/);
+        expect(error.message).toMatch(/^The service failed with 503 internal_error while fetching @acme\/welcome, 3 attempts: [\s\S]*[^.]\.$/);
         expect(server.stats.byStatus['503']).toBe(3);
         expect(events.filter((e) => e.includes('"retry"'))).toHaveLength(2);
         expect(everythingOf(error) + events.join('\n')).not.toContain(LOCAL_TEST_KEY);

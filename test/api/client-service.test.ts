@@ -5,8 +5,8 @@ import { LOCAL_TEST_KEY } from '../../src/server/index.js';
 import type { Prompt } from '../../src/types.js';
 import { caught, everythingOf, stable, withService } from './helpers.js';
 
-const GLOBEX_KEY = 'sk_test_' + 'G'.repeat(38) + 'glbx';
-const WRONG_KEY = 'sk_test_' + 'W'.repeat(38) + '0000';
+const GLOBEX_KEY = `sk_test_${'G'.repeat(38)}glbx`;
+const WRONG_KEY = `sk_test_${'W'.repeat(38)}0000`;
 
 /** The whole catalogue as a client sees it: the list, then every listed prompt. */
 async function fetchEverything(baseUrl: string): Promise<{ names: string[]; prompts: Prompt[] }> {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
 import type { Prompt } from '../../src/types.js';
 
-export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/workspace', import.meta.url));
+const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/workspace', import.meta.url));
 
 /** Runs `body` against the real local service, and always stops it. */
 export async function withService<T>(options: Omit<ServerOptions, 'dir'>, body: (server: RunningServer) => Promise<T>): Promise<T> {

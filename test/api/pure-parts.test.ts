@@ -150,7 +150,7 @@ describe('ConcurrencyLimiter', () => {
 });
 
 describe('createClient', () => {
-  const key = 'sk_live_' + 'Z'.repeat(38) + 'abcd';
+  const key = `sk_live_${'Z'.repeat(38)}abcd`;
   it.each(['http://api.example.com', 'http://10.1.2.3:4010', 'ftp://127.0.0.1'])('refuses %s', (baseUrl) => {
     let error: unknown;
     try {

@@ -21,7 +21,7 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.le
 const NASTY = [
   '`', '${', '${x}', '*/', '/*', '//', '"', "'", '\\', '\\u0041', '\\n', '\u2028', '\u2029', '\u0000', '\u0007', '\u001b',
   '\r', '\n', '\r\n', '\t', '🎉', '👩‍💻', '\ud800', '\udfff', '\udc00\ud800', 'é', '\u200b', '\ufeff', '{', '}', '{{', '}}',
-  '{{{', '}}}', ':', ' ', 'a', 'b', '$', '<\/script>', '@param', '*', '/', 'tpl`${', '-->',
+  '{{{', '}}}', ':', ' ', 'a', 'b', '$', '</script>', '@param', '*', '/', 'tpl`${', '-->',
 ];
 const NAMES = ['a', 'user_name', 'first-name', 'say "hi"', 'back\\slash', 'tick`', 'dollar${', 'emoji🎉', 'lone\ud800', 'sep\u2028', 'constructor', '__proto__', '2fa'];
 /** One type per name, so random placeholders never conflict. */

@@ -13,7 +13,7 @@ import { listVariables } from '../../src/template/index.js';
 import type { Prompt } from '../../src/types.js';
 
 /** A prompt as the service would answer it for `name` (`@ws/pkg`), with `fields` on top. */
-export function makePrompt(name: string, fields: Partial<Prompt> = {}): Prompt {
+function makePrompt(name: string, fields: Partial<Prompt> = {}): Prompt {
   const workspace = name.slice(1, name.indexOf('/'));
   const version = fields.version ?? 'v1';
   return {

@@ -49,7 +49,7 @@ describe('a browser bundle', () => {
     const client = await bundle('client.ts', generateModule(PROMPTS, { omit: OMIT }));
     expect(client).toContain('PUBLIC_CONTENT');
     expect(client).toContain('CRITIQUE_TEXT');
-    // Omitted: the system prompt, the context (URL and label), and fields beyond the spec.
+    // Omitted: the system prompt, the context (URL and label), and fields beyond docs/service-interface.md.
     for (const text of ['SECRET_SYSTEM', 'SECRET_URL', 'SECRET_LABEL', 'SECRET_EXTRA', 'OTHER_CONTENT']) expect(client).not.toContain(text);
     console.log(`bundle of one prompt: ${full.length} bytes with every field, ${client.length} with omit ${JSON.stringify(OMIT)}`);
   });

@@ -15,7 +15,7 @@ export async function removeDir(dir: string): Promise<void> {
 }
 
 /** Every file under `dir` (relative path → bytes as base64 + mtime), to compare two states. */
-export async function snapshotTree(dir: string, options: { mtimes?: boolean } = {}): Promise<Record<string, string>> {
+async function snapshotTree(dir: string, options: { mtimes?: boolean } = {}): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   async function walk(current: string): Promise<void> {
     for (const entry of await readdir(current, { withFileTypes: true })) {

@@ -50,7 +50,7 @@ describe('the starter config', () => {
       const file = join(dir, 'prompts.config.ts');
       const text = await readFile(TEMPLATE, 'utf8');
       await writeFile(file, text.replace('// concurrency: 16,', "concurrency: '16',\n  colour: 'blue',"));
-      const errors = typeErrors([file], join(ROOT, 'src/config/index.ts'));
+      const errors = typeErrors([file], join(ROOT, 'src/index.ts'));
       expect(errors.join('\n')).toMatch(/'string' is not assignable to type 'number'|'colour' does not exist/);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseUserConfig } from '../../src/config/parse-user-config.js';
 import { readConfigFile } from '../../src/config/read-config-file.js';
@@ -20,19 +21,8 @@ afterAll(async () => {
   for (const dir of dirs) await removeDir(dir);
 });
 
-interface Validate {
-  (data: unknown): boolean;
-  errors?: Array<{ instancePath: string; message?: string }> | null;
-}
-
-/** ajv, compiled with the shipped schema. A devDependency: see the package.json of the repository. */
-async function validator(): Promise<Validate> {
-  let Ajv: new (options: object) => { compile(schema: object): Validate };
-  try {
-    ({ default: Ajv } = await import('ajv' as string));
-  } catch (error) {
-    throw new Error(`ajv is needed to validate the JSON Schema: add it as a devDependency (npm install --save-dev ajv). ${(error as Error).message}`);
-  }
+/** ajv (a devDependency), compiled with the shipped schema. */
+async function validator(): Promise<ValidateFunction> {
   return new Ajv({ allErrors: true, strict: true }).compile(JSON.parse(await readFile(path.join(ROOT, 'schema.json'), 'utf8')));
 }
 

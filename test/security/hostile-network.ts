@@ -9,7 +9,7 @@ import { afterAll } from 'vitest';
 import { generatedPrompt } from '../helpers/served-folder.js';
 import type { Prompt } from '../../src/types.js';
 
-export interface Seen {
+interface Seen {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;

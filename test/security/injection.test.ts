@@ -146,7 +146,7 @@ async function writeStore(
 ): Promise<void> {
   const { entry } = lockPrompt(name, null, lockedFrom);
   edit(entry);
-  const file = path.join(dir, 'prompts', ...name.slice(1).split('/')) + '.json';
+  const file = `${path.join(dir, 'prompts', ...name.slice(1).split('/'))}.json`;
   await mkdir(path.dirname(file), { recursive: true });
   // As a person would edit it: plain JSON (encodeSnapshot would drop a "__proto__" key).
   await writeFile(file, `${JSON.stringify(prompt, null, 2)}\n`);

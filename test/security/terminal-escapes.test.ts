@@ -60,7 +60,7 @@ describe('the logger', () => {
     log.warn(HOSTILE);
     log.info(`  ${log.colors.dim(HOSTILE)}`);
     const escapes = out().match(/\x1b\[[0-9;]*[A-Za-z]|\x1b[^[]/g) ?? [];
-    for (const escape of escapes) expect(escape).toMatch(/^\x1b\[\d+m$/);
+    for (const sequence of escapes) expect(sequence).toMatch(/^\x1b\[\d+m$/);
     expect(out()).not.toContain('\x1b[8m');
     expect(out()).not.toMatch(/[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f]/);
   });

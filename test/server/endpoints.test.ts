@@ -1,4 +1,4 @@
-/** End-to-end over loopback HTTP: every row of the spec's endpoint tables, against the sample workspace. */
+/** End-to-end over loopback HTTP: every row of the endpoint tables of docs/service-interface.md, against the sample workspace. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +48,7 @@ describe('POST /v1/prompts/get', () => {
     expect(answer.body.workspaceSlug).toBe(given.slice(1, given.indexOf('/')));
   });
 
-  it('answers every field of the spec, with the texts verbatim', async () => {
+  it('answers every field of the prompt object, with the texts verbatim', async () => {
     const before = Date.now();
     const { body } = await getPrompt(server, '@acme/support-reply:v3');
     expect(Object.keys(body)).toEqual(expect.arrayContaining([
@@ -87,7 +87,7 @@ describe('POST /v1/prompts/get', () => {
     const { body } = await getPrompt(server, '@acme/support-reply:v3', variables);
     expect(body.content).toBe(renderTemplate(authored('acme/support-reply/v3/content.md'), variables));
     expect(body.content).toBe('Hello Ann,\n\nYou have 3 unread messages about {{topic}}.\nQuote the policy when it applies.');
-    // Only content is filled in (the spec's wording); the other texts keep their placeholders.
+    // Only content is filled in (docs/service-interface.md); the other texts keep their placeholders.
     expect(body.critiquePrompt).toContain('{{customer_name}}');
   });
 

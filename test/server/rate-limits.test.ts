@@ -120,7 +120,7 @@ describe('over HTTP', () => {
     expect(limitHeaders(await call(server, '/v1/health', { key: KEY }))).toMatchObject({ limit: 5, remaining: 4 });
   });
 
-  it('uses the spec defaults: 1,000/min with a key, 100/min without', async () => {
+  it('uses the service defaults: 1,000/min with a key, 100/min without', async () => {
     const server: RunningServer = await pool.start();
     expect(limitHeaders(await call(server, '/v1/prompts'))).toMatchObject({ limit: 1000, remaining: 999 });
     expect(limitHeaders(await call(server, '/v1/health', { key: null }))).toMatchObject({ limit: 100, remaining: 99 });

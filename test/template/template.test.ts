@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { TemplateError } from '../../src/errors.js';
+import { PromptlockError, TemplateError } from '../../src/errors.js';
 import { listVariables, parseTemplate, renderTemplate, stringifyValue } from '../../src/template/index.js';
 
 describe('listVariables', () => {
   const cases: Array<[string, { given: string; want: ReturnType<typeof listVariables> }]> = [
     ['plain name', { given: 'Hello {{user_name}}!', want: [{ name: 'user_name', type: 'string' }] }],
     ['whitespace inside braces', { given: 'Hi {{  user_name  }}', want: [{ name: 'user_name', type: 'string' }] }],
-    ['type hint (service-facts)', { given: '{{user_name:string}}', want: [{ name: 'user_name', type: 'string', hint: 'string' }] }],
+    ['type hint', { given: '{{user_name:string}}', want: [{ name: 'user_name', type: 'string', hint: 'string' }] }],
     [
-      'hint and description (service-facts)',
+      'hint and description',
       {
         given: '{{count:number // Number of unread messages}}',
         want: [{ name: 'count', type: 'number', hint: 'number', description: 'Number of unread messages' }],
@@ -74,6 +74,16 @@ describe('listVariables', () => {
     expect(run).toThrow(
       'Variable "count" has conflicting type hints: "number" at @acme/x content 2:3 and "bool" at @acme/x systemPrompt 1:1.',
     );
+    // template/ defines the class (it imports nothing of ours); errors.ts makes it a PromptlockError.
+    const error = (() => {
+      try {
+        run();
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(PromptlockError);
+    expect(error).toMatchObject({ name: 'TemplateError', exitCode: 1, hint: expect.stringContaining('Use one type for "count"') });
   });
 });
 

@@ -11,7 +11,7 @@ import type { ResolvedConfig } from '../../src/config/types.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import type { SyncClient } from '../../src/sync/types.js';
 import { sync } from '../../src/sync/sync.js';
-import { pollBudget } from '../../src/watch/poll-budget.js';
+import { pollBudget } from '../../src/util/poll-budget.js';
 import { startWatch, type WatchHandle } from '../../src/watch/watch.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';

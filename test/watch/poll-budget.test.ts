@@ -2,7 +2,7 @@
  * The request budget and the round-robin walk, table-driven: no clock, no service.
  */
 import { describe, expect, it } from 'vitest';
-import { pollAllowance, pollBudget, RequestWindow, RoundRobin } from '../../src/watch/poll-budget.js';
+import { pollAllowance, pollBudget, RequestWindow, RoundRobin } from '../../src/util/poll-budget.js';
 
 const names = (count: number) => Array.from({ length: count }, (_, i) => `@bulk/prompt-${String(i).padStart(4, '0')}`);
 

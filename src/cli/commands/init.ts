@@ -65,7 +65,7 @@ async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
   printScripts(ctx, result);
   logger.info('');
   logger.info('Next steps:');
-  steps.forEach((step, index) => logger.info(`  ${index + 1}. ${step}`));
+  for (const [index, step] of steps.entries()) logger.info(`  ${index + 1}. ${step}`);
   return 0;
 }
 

@@ -13,7 +13,7 @@ import { LOCAL_TEST_KEY, type ServerOptions } from '../../server/server-options.
 import { action, type CliRuntime } from '../action.js';
 
 /** Port used when --port is not given; `--port 0` picks a free one. */
-export const DEFAULT_SERVE_PORT = 4010;
+const DEFAULT_SERVE_PORT = 4010;
 
 interface ServeFlags {
   dir: string;
@@ -48,7 +48,7 @@ function integer(flag: string, text: string | undefined, min = 0, max = Number.M
 }
 
 /** `--key <key>` reads every workspace; `--key <workspace>=<key>` only that one. Never quotes the key. */
-export function parseKeyFlag(text: string, index: number): { key: string; workspace?: string } {
+function parseKeyFlag(text: string, index: number): { key: string; workspace?: string } {
   const equals = text.indexOf('=');
   if (equals === -1) return { key: text };
   const workspace = text.slice(0, equals);
@@ -75,7 +75,7 @@ function faultOptions(flags: ServeFlags): ServerOptions['faults'] {
   return { rate, seed: integer('--fault-seed', flags.faultSeed), kinds: kinds as Array<'503' | 'reset' | 'truncate'> | undefined };
 }
 
-export function serveOptions(flags: ServeFlags, cwd: string): ServerOptions {
+function serveOptions(flags: ServeFlags, cwd: string): ServerOptions {
   return {
     dir: path.resolve(cwd, flags.dir),
     host: flags.host,

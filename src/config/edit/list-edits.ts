@@ -35,7 +35,7 @@ function commaAfter(text: string, end: number): number | undefined {
   return text[p] === ',' ? p : undefined;
 }
 
-export function isMultiLine(text: string, list: ListShape): boolean {
+function isMultiLine(text: string, list: ListShape): boolean {
   return text.slice(list.open, list.close).includes('\n');
 }
 

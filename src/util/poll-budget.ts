@@ -2,12 +2,13 @@
  * How many requests watch mode may send. Polling keeps to a budget (by default 20% of the service's
  * per-minute limit), counted over a sliding 60 s window of requests actually sent, and walks the
  * floating prompts round-robin, so with 1,000 of them every one is still checked in turn and the
- * rate limit is never tripped.
+ * rate limit is never tripped. Shared with promptlock/live, whose refreshes keep to the same
+ * sliding window (here so live/ imports nothing of watch/).
  */
 
 /** Share of the per-minute rate limit that watch mode may spend. */
 export const DEFAULT_BUDGET_SHARE = 0.2;
-/** The spec's authenticated per-minute limit, used when none is configured. */
+/** The service's per-minute limit with a key (docs/service-interface.md), used when none is configured. */
 export const DEFAULT_LIMIT_PER_MINUTE = 1000;
 
 export interface PollBudget {
