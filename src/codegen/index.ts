@@ -1,9 +1,6 @@
 // Code generation: locked prompts → the typed module's files. Pure: it reads and writes no file
 // (the store does, src/store/; `generate` in src/sync/generate.ts joins the two).
-export { generateModule, generateModuleFiles, BANNER } from './generate-module.js';
-export type { CompiledFunctions } from './generate-module.js';
-export { moduleFormat, OMITTABLE_FIELDS } from './module-format.js';
-export type { ModuleFile, ModuleOptions, OmittableField } from './module-format.js';
+export { generateModule, generateModuleFiles } from './generate-module.js';
+export type { OmittableField } from './module-format.js';
 export type { CodegenPrompt } from './prompt-to-function.js';
 export { typecheckModule } from './typecheck-module.js';
-export { functionNames } from './naming.js';

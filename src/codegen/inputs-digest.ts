@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 
 /** Bump when the emitted code changes for the same inputs, so old modules are rebuilt. */
-export const CODEGEN_REVISION = '2';
+const CODEGEN_REVISION = '2';
 
 /** `sha256-…` over the revision, the runtime text and the canonical lockfile text. */
 export function inputsDigest(lockfileText: string, runtime: string): string {
@@ -37,12 +37,6 @@ const BANNER_BYTES = 1024;
 /** The banner line recording the inputs (and the prompt count, so a no-op can report it). */
 export function inputsLine(digest: string, count: number): string {
   return `// promptlock-inputs: ${digest} (${count} ${count === 1 ? 'prompt' : 'prompts'})`;
-}
-
-/** The inputs recorded in a module's first lines, if any. */
-export function readInputsLine(head: string): { digest: string; count: number } | undefined {
-  const match = INPUTS_LINE.exec(head.slice(0, BANNER_BYTES));
-  return match ? { digest: match[1]!, count: Number(match[2]) } : undefined;
 }
 
 function textDigest(before: string | Buffer, after: string | Buffer): string {
@@ -67,7 +61,7 @@ export function sealModule(text: string): string {
 export function readSealedInputs(bytes: Buffer): { digest: string; count: number } | undefined {
   // Latin-1, so string offsets are byte offsets (the banner itself is ASCII).
   const match = INPUTS_LINE.exec(bytes.subarray(0, BANNER_BYTES).toString('latin1'));
-  if (!match || !match[3]) return undefined;
+  if (!match?.[3]) return undefined;
   const end = match.index + match[0].length;
   const sealStart = end - match[3].length;
   // Hashing the bytes as read: decoding 10 MB to a string first costs several times the hash.

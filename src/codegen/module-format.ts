@@ -6,8 +6,9 @@
  */
 
 /** Fields of the returned object a module can leave out (`omit`), e.g. for a browser bundle. */
-export const OMITTABLE_FIELDS = ['systemPrompt', 'critiquePrompt', 'context', 'metadata'] as const;
-export type OmittableField = (typeof OMITTABLE_FIELDS)[number];
+import { OMITTABLE_FIELDS, type OmittableField } from '../config/config-schema.js';
+
+export type { OmittableField };
 
 /** `ts`: one `.ts`/`.mts`/`.cts` file. `js`: a `.js`/`.mjs` file and its `.d.ts`/`.d.mts`. */
 export type ModuleFormat = 'ts' | 'js';

@@ -23,7 +23,7 @@ import { LockfileError } from '../errors.js';
 import { parsePackageName } from '../package-name.js';
 import { exportNameProblem, MODULE_NAMES, RESERVED } from '../prompt-grammar.js';
 
-export { exportNameProblem, MODULE_NAMES };
+export { exportNameProblem };
 
 /** `support-reply` → `supportReply`; empty segments (from `--`) are skipped. */
 export function camelCase(slug: string): string {

@@ -11,7 +11,7 @@ import { PROMPT_FIELD_ORDER, TEXT_FIELDS, type Prompt, type TextField } from '..
 import { sortKeysDeep } from '../util/sort-keys-deep.js';
 
 /** Order of the returned object's keys: the spec's, then any extra field sorted. */
-export const FIELD_ORDER = PROMPT_FIELD_ORDER;
+const FIELD_ORDER = PROMPT_FIELD_ORDER;
 
 const KNOWN: ReadonlySet<string> = new Set(FIELD_ORDER);
 const TEXTS: ReadonlySet<string> = new Set<TextField>(TEXT_FIELDS);

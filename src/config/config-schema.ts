@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { OMITTABLE_FIELDS } from '../codegen/module-format.js';
 import { DEFAULT_LIMITS, LIMIT_NAMES, type LimitName } from '../limits.js';
 import { BASE_URL_ALLOWED, DEFAULT_BASE_URL, baseUrlProblem } from './base-url.js';
 import { PROMPT_ENTRY_ALLOWED, promptEntryProblems } from './prompt-entry.js';
@@ -8,6 +7,10 @@ import { PROMPT_ENTRY_ALLOWED, promptEntryProblems } from './prompt-entry.js';
  * What each option accepts, in the words of `Invalid value for option "…": expected <allowed>`.
  * Kept next to the schema so the two cannot drift apart.
  */
+/** Fields of a generated prompt that the `omit` option may leave out of the module. */
+export const OMITTABLE_FIELDS = ['systemPrompt', 'critiquePrompt', 'context', 'metadata'] as const;
+export type OmittableField = (typeof OMITTABLE_FIELDS)[number];
+
 export const OPTION_ALLOWED = {
   baseUrl: BASE_URL_ALLOWED,
   prompts: `an array of package names or workspace globs (${PROMPT_ENTRY_ALLOWED})`,

@@ -75,7 +75,8 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
       ]);
       const config = await loadConfig();
       if (await finishInterruptedRun(config.rootDir, 'generate')) log.info('Completed the writes of an interrupted sync first.');
-      const result = await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, rootDir: config.rootDir, omit: config.omit, limits: config.limits, cache: (reuse ??= createGenerateCache()) });
+      reuse ??= createGenerateCache();
+      const result = await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, rootDir: config.rootDir, omit: config.omit, limits: config.limits, cache: reuse });
       for (const name of result.mismatched) {
         log.warn(`the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. \`promptlock check\` fails until \`promptlock sync\` restores it.`);
       }

@@ -74,7 +74,7 @@ export async function writeJournal(handle: FileHandle, header: JournalHeader, co
   await flush();
 }
 
-export class DamagedJournalError extends PromptlockError {
+class DamagedJournalError extends PromptlockError {
   constructor(file: string, why: string) {
     super(`Refusing to apply ${file}, the journal of an interrupted sync: ${why}.`, {
       hint:

@@ -209,9 +209,10 @@ export async function commitChanges(rootDir: string, changes: readonly StoreChan
   await eachLimited(changes, READ_PARALLELISM, async (change, index) => {
     await guard.check(change.path, change.kind === 'write' ? 'write' : 'remove');
     if (change.kind === 'write') {
-      const content = (bytes[index] = asBuffer(change.content));
+      const content = asBuffer(change.content);
+      bytes[index] = content;
       const current = await readCurrent(change.path);
-      if (current && current.equals(content)) keep[index] = false;
+      if (current?.equals(content)) keep[index] = false;
     } else if (!(await exists(change.path))) {
       keep[index] = false;
     }

@@ -113,7 +113,7 @@ export function splitConflict(text: string, where: string): ConflictSides | unde
 }
 
 /** The error for a conflicted lockfile read by anything but `sync`: it names the command that resolves it. */
-export function unresolvedConflictError(where: string, line: number): LockfileError {
+function unresolvedConflictError(where: string, line: number): LockfileError {
   return new LockfileError(`Lockfile ${where} has unresolved git merge conflict markers (line ${line}).`, {
     hint:
       'Run `promptlock sync` (or `promptlock sync --frozen`): it merges both sides, keeps every version either branch locked, ' +
@@ -149,7 +149,7 @@ function decodeSide(text: string, lineMap: number[], where: string, side: string
   }
 }
 
-export type MergeReason = 'ours only' | 'theirs only' | 'config selector' | 'higher version' | 'changed from ancestor' | 'same version';
+type MergeReason = 'ours only' | 'theirs only' | 'config selector' | 'higher version' | 'changed from ancestor' | 'same version';
 
 export interface MergeDecision {
   name: string;

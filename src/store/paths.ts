@@ -11,12 +11,6 @@ export function snapshotPath(snapshotsDir: string, name: string): string {
   return path.join(snapshotsDir, parsed.workspace, `${parsed.package}.json`);
 }
 
-/** Folder for a package's downloaded context files, next to its snapshot. */
-export function contextFilesDir(snapshotsDir: string, name: string): string {
-  const parsed = parsePackageName(name);
-  if (!parsed) throw new Error(`not a package name: ${name}`);
-  return path.join(snapshotsDir, parsed.workspace, `${parsed.package}.files`);
-}
 
 /**
  * A context file of package `name` on disk, from its path relative to the snapshots folder

@@ -11,7 +11,7 @@ import type { Limits } from '../limits.js';
 import type { Prompt } from '../types.js';
 import type { StoreView } from './journal.js';
 import { integrityOf } from './integrity.js';
-import { type LockEntry, type Lockfile } from './lockfile-format.js';
+import type { LockEntry, Lockfile } from './lockfile-format.js';
 import { decodeUnconflictedLockfile } from './lockfile-merge.js';
 import { contextFilePath, snapshotPath } from './paths.js';
 import { decodeSnapshot, snapshotIntegrity } from './snapshot-format.js';

@@ -38,7 +38,13 @@ export function createSharedClients(open: OpenClient): SharedClients {
     const key = JSON.stringify([config.baseUrl, config.apiKey ?? '', config.timeout, config.limits]);
     let entry = byService.get(key);
     if (!entry) {
-      entry = { client: open(config).then((client) => (opened.push(client), client)), prompts: new Map() };
+      entry = {
+        client: open(config).then((client) => {
+          opened.push(client);
+          return client;
+        }),
+        prompts: new Map(),
+      };
       // A failed open is reported by each app that needed it; never an unhandled rejection.
       entry.client.catch(() => undefined);
       byService.set(key, entry);
