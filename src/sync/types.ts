@@ -9,7 +9,9 @@ import type { ConflictResolution } from './merge-resolution.js';
 import type { RequestedEntry } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import type { Selector } from '../package-name.js';
+import type { BodySink } from '../api/download-file.js';
 import type { StoreView } from '../store/commit-changes.js';
+import type { StagedFile, Stager } from '../store/staged-file.js';
 import type { LockedFile, LockEntry, Lockfile } from '../store/lockfile-format.js';
 import type { ContextDownload, Prompt, PromptSummary } from '../types.js';
 
@@ -19,6 +21,8 @@ export interface SyncClient {
   getPrompt(packageName: string, variables?: Record<string, string>): Promise<Prompt>;
   getContextDownloadUrl(contextId: string): Promise<ContextDownload>;
   downloadFile(url: string, options: { maxBytes: number; expectedSize?: number }): Promise<Uint8Array>;
+  /** A download written to `sink` as it arrives (a staged file), never held whole in memory. */
+  downloadFileTo(url: string, options: { maxBytes: number; expectedSize?: number }, sink: BodySink): Promise<number>;
   readonly stats: { requests: number; retries: number; status429: number; waitedMs: number };
   close(): Promise<void>;
 }
@@ -61,6 +65,8 @@ export interface SyncInputs {
   connect: () => Promise<SyncClient>;
   /** Names whose locked version this run keeps (a merged lockfile: src/sync/merge-resolution.ts). */
   hold?: ReadonlySet<string>;
+  /** Where downloaded context files are staged (in the work folder) until the commit moves them. */
+  stager?: Stager;
 }
 
 /** One prompt fetched from the service, as the store keeps it. */
@@ -69,8 +75,8 @@ export interface FetchedPrompt {
   prompt: Prompt;
   snapshot: string;
   entry: LockEntry;
-  /** Context files to write, relative to the snapshots folder with `/` separators. */
-  files: Array<{ path: string; content: Uint8Array }>;
+  /** Context files to write, relative to the snapshots folder with `/` separators: reused bytes, or a downloaded file staged on disk. */
+  files: Array<{ path: string; content: Uint8Array | StagedFile }>;
 }
 
 /** A context file of the previous lock entry, on disk and intact: no download needed. */

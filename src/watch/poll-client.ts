@@ -57,6 +57,7 @@ export function pollClient(options: PollClientOptions): SyncClient {
     },
     getContextDownloadUrl: (id) => service.getContextDownloadUrl(id),
     downloadFile: (url, opts) => service.downloadFile(url, opts),
+    downloadFileTo: (url, opts, sink) => service.downloadFileTo(url, opts, sink),
     get stats() {
       return service.stats;
     },
