@@ -401,6 +401,7 @@ export async function recoverStore(rootDir: string): Promise<boolean> {
   for (const { id, entries, journal } of await pendingTransactions(rootDir)) {
     if (journal) {
       await applyJournal(rootDir, workDirOf(rootDir), id, journal);
+      for (const entry of entries) await rm(entry, { force: true }); // a staged file no valid op named
       recovered = true;
     } else {
       for (const entry of entries) await rm(entry, { recursive: true, force: true });
