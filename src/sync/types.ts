@@ -20,7 +20,6 @@ export interface SyncClient {
   listAll(): Promise<PromptSummary[]>;
   getPrompt(packageName: string, variables?: Record<string, string>): Promise<Prompt>;
   getContextDownloadUrl(contextId: string): Promise<ContextDownload>;
-  downloadFile(url: string, options: { maxBytes: number; expectedSize?: number }): Promise<Uint8Array>;
   /** A download written to `sink` as it arrives (a staged file), never held whole in memory. */
   downloadFileTo(url: string, options: { maxBytes: number; expectedSize?: number }, sink: BodySink): Promise<number>;
   readonly stats: { requests: number; retries: number; status429: number; waitedMs: number };
