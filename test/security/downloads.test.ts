@@ -85,6 +85,8 @@ describe('a context file larger than the limit', () => {
     // The client stopped reading: the server could only fill the socket buffers beyond the cap.
     expect(sent.bytes).toBeLessThan(32 * MB);
     expect(await storeTree(dir)).toEqual({});
+    // The partial download was removed, not left in the work folder.
+    expect(await workFiles(dir)).toEqual([]);
   });
 
   it('announced small but streaming forever: cut off at the announced size', async () => {
