@@ -4,7 +4,7 @@ import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import { maskKey } from '../secrets.js';
 import type { ContextDownload, HealthStatus, Prompt, PromptSummary } from '../types.js';
 import { CLIENT_DEFAULTS, type ClientOptions, type ClientStats } from './client-options.js';
-import { downloadFile, type DownloadOptions } from './download-file.js';
+import { downloadFile, downloadFileTo, type BodySink, type DownloadOptions } from './download-file.js';
 import { listAll } from './list-all.js';
 import { readJsonBody } from './read-json-body.js';
 import { contextDownloadSchema, healthSchema, promptSchema } from './schemas.js';
@@ -23,6 +23,8 @@ export interface PromptServiceClient {
    * size-checked, never larger than `limits.contextFileBytes` whatever `maxBytes` says.
    */
   downloadFile(url: string, options: DownloadOptions): Promise<Uint8Array>;
+  /** The same download, its body handed to `sink` as it arrives instead of held in memory; resolves to its size. */
+  downloadFileTo(url: string, options: DownloadOptions, sink: BodySink): Promise<number>;
   health(): Promise<HealthStatus>;
   readonly stats: ClientStats;
   /** Closes the connection pools; pending requests fail. */
@@ -119,6 +121,7 @@ export function createClient(options: ClientOptions): PromptServiceClient {
         interpret: (answer) => readJsonBody(answer, contextDownloadSchema, 'url'),
       }),
     downloadFile: (fileUrl, downloadOptions) => downloadFile(transport, fileUrl, downloadOptions, limits),
+    downloadFileTo: (fileUrl, downloadOptions, sink) => downloadFileTo(transport, fileUrl, downloadOptions, limits, sink),
     health,
     close: () => transport.close(),
   };

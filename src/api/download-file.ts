@@ -2,7 +2,10 @@ import { isLoopbackHost } from '../config/base-url.js';
 import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { limitText, serviceText } from './service-errors.js';
+import type { AttemptAnswer, BodySink } from './http-attempt.js';
 import { InvalidBody, type ServiceTransport } from './service-transport.js';
+
+export type { BodySink } from './http-attempt.js';
 
 export interface DownloadOptions {
   /** Largest file accepted; `limits.contextFileBytes` applies when it is lower. */
@@ -24,6 +27,31 @@ export async function downloadFile(
   options: DownloadOptions,
   limits: Readonly<Limits>,
 ): Promise<Uint8Array> {
+  return download(transport, url, options, limits, undefined, (answer) => new Uint8Array(answer.body.buffer, answer.body.byteOffset, answer.body.length));
+}
+
+/**
+ * The same download, its body handed to `sink` chunk by chunk as it arrives (a file being staged)
+ * instead of held in memory; `sink.reset` starts each attempt afresh. Resolves to the size.
+ */
+export async function downloadFileTo(
+  transport: ServiceTransport,
+  url: string,
+  options: DownloadOptions,
+  limits: Readonly<Limits>,
+  sink: BodySink,
+): Promise<number> {
+  return download(transport, url, options, limits, sink, (answer) => answer.size);
+}
+
+async function download<T>(
+  transport: ServiceTransport,
+  url: string,
+  options: DownloadOptions,
+  limits: Readonly<Limits>,
+  sink: BodySink | undefined,
+  result: (answer: AttemptAnswer) => T,
+): Promise<T> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -64,11 +92,12 @@ export async function downloadFile(
       target: { method: 'GET', endpoint: shown, what: `downloading ${shown}`, notFound: `The context file at ${shown} was not found (404); its address may have expired.` },
       maxBytes,
       sizeLimit,
+      ...(sink ? { sink } : {}),
       interpret: (answer) => {
-        if (options.expectedSize !== undefined && answer.body.length !== options.expectedSize) {
-          throw new InvalidBody(`the file has ${answer.body.length} bytes, the prompt says ${options.expectedSize}`);
+        if (options.expectedSize !== undefined && answer.size !== options.expectedSize) {
+          throw new InvalidBody(`the file has ${answer.size} bytes, the prompt says ${options.expectedSize}`);
         }
-        return new Uint8Array(answer.body.buffer, answer.body.byteOffset, answer.body.length);
+        return result(answer);
       },
     },
     parsed.origin,

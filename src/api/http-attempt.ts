@@ -8,21 +8,32 @@ export interface AttemptRequest {
   timeoutMs: number;
   /** Longest body accepted; a longer one is cut off and reported. */
   maxBytes: number;
+  /** Where a 2xx body goes, chunk by chunk as it arrives, instead of into memory (downloads). */
+  sink?: BodySink | undefined;
+}
+
+/** Receives a 2xx body as it arrives: `reset` before each attempt's first chunk. */
+export interface BodySink {
+  reset(): Promise<void>;
+  write(chunk: Uint8Array): Promise<void>;
 }
 
 export interface AttemptAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** Empty when the body went to the request's sink. */
   body: Buffer;
+  /** Bytes of the body, wherever they went. */
+  size: number;
 }
 
-/** Why an attempt got no complete answer. All kinds but `too-large` are worth retrying. */
-export type AttemptFailureKind = 'timeout' | 'reset' | 'network' | 'too-large';
+/** Why an attempt got no complete answer. All kinds but `too-large` and `sink` (a local failure: a full disk) are worth retrying. */
+export type AttemptFailureKind = 'timeout' | 'reset' | 'network' | 'too-large' | 'sink';
 
 export class AttemptFailure extends Error {
   constructor(
     readonly kind: AttemptFailureKind,
-    /** `ECONNREFUSED`, `ECONNRESET`, `UND_ERR_SOCKET`… */
+    /** `ECONNREFUSED`, `ECONNRESET`, `UND_ERR_SOCKET`…; for `sink`, the sink's own error is the cause. */
     readonly code: string,
     options?: { cause?: unknown },
   ) {
@@ -50,6 +61,17 @@ export async function httpAttempt(dispatcher: Dispatcher, origin: string | undef
       signal: controller.signal,
     });
     const chunks: Buffer[] = [];
+    const sink = response.statusCode >= 200 && response.statusCode < 300 ? request.sink : undefined;
+    // A local failure (a full disk) is no network fault: not retried, reported as it is.
+    const toSink = async (action: () => Promise<void>) => {
+      try {
+        await action();
+      } catch (error) {
+        response.body.destroy();
+        throw new AttemptFailure('sink', 'sink', { cause: error });
+      }
+    };
+    if (sink) await toSink(() => sink.reset());
     let size = 0;
     for await (const chunk of response.body) {
       size += (chunk as Buffer).length;
@@ -57,9 +79,10 @@ export async function httpAttempt(dispatcher: Dispatcher, origin: string | undef
         response.body.destroy();
         throw new AttemptFailure('too-large', `more than ${request.maxBytes} bytes`);
       }
-      chunks.push(chunk as Buffer);
+      if (sink) await toSink(() => sink.write(chunk as Buffer));
+      else chunks.push(chunk as Buffer);
     }
-    return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) };
+    return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks), size };
   } catch (error) {
     if (error instanceof AttemptFailure) throw error;
     if (controller.signal.aborted) throw new AttemptFailure('timeout', 'ETIMEDOUT', { cause: error });

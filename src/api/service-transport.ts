@@ -6,7 +6,7 @@ import type { Limits } from '../limits.js';
 import { backoffDelay, rateLimitedWait, sleep } from './backoff.js';
 import { CLIENT_DEFAULTS, type ClientEvent, type ClientStats, type RetryReason } from './client-options.js';
 import { ConcurrencyLimiter } from './concurrency-limiter.js';
-import { type AttemptFailure, httpAttempt, type AttemptAnswer } from './http-attempt.js';
+import { AttemptFailure, httpAttempt, type AttemptAnswer, type BodySink } from './http-attempt.js';
 import { RateLimitPacer, readRateLimit } from './rate-limit-pacer.js';
 import { readErrorBody } from './schemas.js';
 import { failureError, httpError, invalidBodyError, notAServiceError, tooLargeError, type ErrorContext, type RequestTarget } from './service-errors.js';
@@ -34,6 +34,8 @@ export interface Exchange<T> {
   target: RequestTarget;
   /** Largest body accepted; a larger one is cut off at this size, never buffered whole. */
   maxBytes: number;
+  /** Where a 2xx body goes as it arrives instead of into memory (a download to disk). */
+  sink?: BodySink;
   /** The limit `maxBytes` comes from, as the error names it: `the limit limits.responseBytes = …`. */
   sizeLimit: string;
   /** Turns a 2xx answer into the result; throws InvalidBody to retry. */
@@ -130,6 +132,7 @@ export class ServiceTransport {
             body: exchange.body,
             timeoutMs: this.options.timeoutMs,
             maxBytes: exchange.maxBytes,
+            sink: exchange.sink,
           });
         } catch (error) {
           failure = error as AttemptFailure;
@@ -146,6 +149,7 @@ export class ServiceTransport {
       let retry: RetryReason;
       let final: () => ServiceError;
       if (failure) {
+        if (failure.kind === 'sink') throw failure.cause;
         if (failure.kind === 'too-large') throw tooLargeError(exchange.maxBytes, exchange.sizeLimit, target, this.errorContext);
         retry = failure.kind === 'timeout' ? 'timeout' : 'reset';
         const seen = failure;

@@ -3,9 +3,13 @@
  * written file, so a commit costs one fsync (plus one of its folder) however many files it writes.
  *
  *     promptlock-journal 1\n
- *     {"ops":[{"kind":"write","target":"/abs/file","size":123},{"kind":"delete",...}],"storeDir":...}\n
+ *     {"ops":[{"kind":"write","target":"/abs/file","size":123},{"kind":"move","source":...},{"kind":"delete",...}],"storeDir":...}\n
  *     <the bytes of each write, in op order, back to back>
  *     \nend <sha256 hex of every byte above>\n
+ *
+ * A `move` carries no bytes: its content is a downloaded file staged beside the journal
+ * (`<id>.<n>.staged`, fsynced, in the journal's folder before the commit point), renamed into place
+ * when the journal is applied. Large files so never pass through memory nor get written twice.
  *
  * A file shorter than its header announces (or without a whole header) was cut off while being
  * written: torn, never committed. A file of the announced length whose checksum does not match is
@@ -17,10 +21,12 @@ import path from 'node:path';
 import { PromptlockError } from '../errors.js';
 
 export interface JournalOp {
-  kind: 'write' | 'delete';
+  kind: 'write' | 'delete' | 'move';
   target: string;
-  /** Byte length of a write's content, stored after the header. */
+  /** Byte length of a write's content, stored after the header (of a move: of its staged file). */
   size?: number;
+  /** A move's staged file: `<id>.<n>.staged` in the journal's own folder. */
+  source?: string;
   pruneUpTo?: string;
 }
 
@@ -31,7 +37,7 @@ export interface JournalHeader {
 }
 
 export interface Journal extends JournalHeader {
-  /** The new bytes of op `index` (a write). */
+  /** The new bytes of op `index` (a write; a move's are in its staged file). */
   content(index: number): Buffer;
 }
 
@@ -84,14 +90,24 @@ class DamagedJournalError extends PromptlockError {
   }
 }
 
-function validOp(op: unknown): op is JournalOp {
+/** The staged file of a move: named for its transaction, beside the journal (see module comment). */
+export const STAGED_NAME = /^(tx-[^.]+)\.\d+\.staged$/;
+
+/** A move's source must be a staged file of this journal: a hand-made journal moves nothing else. */
+function validSource(source: unknown, file: string): boolean {
+  if (typeof source !== 'string' || !path.isAbsolute(source) || path.dirname(source) !== path.dirname(file)) return false;
+  const id = path.basename(file).split('.')[0];
+  return STAGED_NAME.exec(path.basename(source))?.[1] === id;
+}
+
+function validOp(op: unknown, file: string): op is JournalOp {
   const o = op as Partial<JournalOp> | null;
   return (
     !!o &&
     typeof o.target === 'string' &&
     path.isAbsolute(o.target) &&
     (o.pruneUpTo === undefined || typeof o.pruneUpTo === 'string') &&
-    (o.kind === 'delete' || o.kind === 'write')
+    (o.kind === 'delete' || o.kind === 'write' || (o.kind === 'move' && validSource(o.source, file) && isSize(o.size)))
   );
 }
 
@@ -137,13 +153,19 @@ export function decodeJournal(bytes: Buffer, file: string): Journal | undefined 
   const ops: JournalOp[] = [];
   const starts: number[] = [];
   for (const [index, op] of rawOps.entries()) {
-    if (!validOp(op)) continue;
-    ops.push(op.kind === 'write' ? { kind: 'write', target: op.target, size: op.size! } : { kind: 'delete', target: op.target, ...(op.pruneUpTo ? { pruneUpTo: op.pruneUpTo } : {}) });
+    if (!validOp(op, file)) continue;
+    ops.push(
+      op.kind === 'write'
+        ? { kind: 'write', target: op.target, size: op.size! }
+        : op.kind === 'move'
+          ? { kind: 'move', target: op.target, source: op.source!, size: op.size! }
+          : { kind: 'delete', target: op.target, ...(op.pruneUpTo ? { pruneUpTo: op.pruneUpTo } : {}) },
+    );
     starts.push(offsets[index]!);
   }
   return {
     ops,
     ...(typeof header.storeDir === 'string' ? { storeDir: header.storeDir } : {}),
-    content: (index) => bytes.subarray(starts[index]!, starts[index]! + (ops[index]!.size ?? 0)),
+    content: (index) => (ops[index]!.kind === 'write' ? bytes.subarray(starts[index]!, starts[index]! + ops[index]!.size!) : Buffer.alloc(0)),
   };
 }

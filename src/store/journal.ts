@@ -14,10 +14,12 @@
  * that can never succeed is skipped, one that may (a full or read-only disk) leaves the journal,
  * marked failed, for the next run to complete.
  */
-import { mkdir, open, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, FileSystemError, PromptlockError } from '../errors.js';
-import { decodeJournal, writeJournal, type Journal, type JournalOp } from './journal-file.js';
+import { decodeJournal, STAGED_NAME, writeJournal, type Journal, type JournalOp } from './journal-file.js';
+import { discardAbandonedStaging, holdsStaged, type StagedFile } from './staged-file.js';
 import { isWithin, StorePathGuard } from './paths.js';
 import { ensureWorkDir, workDirOf } from './work-dir.js';
 import { eachLimited } from '../util/each-limited.js';
@@ -25,7 +27,8 @@ import { readIfExists as readBytesIfExists } from '../util/read-if-exists.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
 
 export type StoreChange =
-  | { kind: 'write'; path: string; content: string | Uint8Array }
+  /** A StagedFile (a download) is moved into place, never read into memory (journal-file.ts). */
+  | { kind: 'write'; path: string; content: string | Uint8Array | StagedFile }
   /** Removes a file or folder; `pruneUpTo` also removes parent folders left empty, up to (not including) that folder. */
   | { kind: 'delete'; path: string; pruneUpTo?: string };
 
@@ -56,6 +59,24 @@ async function exists(file: string): Promise<boolean> {
     if (code === 'ENOTDIR') return true;
     if (code === 'ENOENT') return false;
     throw error;
+  }
+}
+
+const isStaged = (content: string | Uint8Array | StagedFile): content is StagedFile => typeof content === 'object' && 'staged' in content;
+
+/** Moves a staged file onto `target`; done already when it is gone and the target holds it (a repeated apply). */
+async function moveStaged(source: string, target: string, size: number): Promise<void> {
+  try {
+    await rename(source, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && (await stat(target).catch(() => undefined))?.size === size) return;
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    // Another file system (a mounted snapshots folder): copied beside the target, then renamed.
+    const temp = `${target}.promptlock-tmp`;
+    await rm(temp, { force: true });
+    await copyFile(source, temp, constants.COPYFILE_EXCL);
+    await rename(temp, target);
+    await rm(source, { force: true });
   }
 }
 
@@ -134,22 +155,23 @@ async function applyJournal(rootDir: string, workDir: string, id: string, journa
   const applyOne = async (index: number): Promise<void> => {
     const op = journal.ops[index]!;
     try {
-      await check.check(op.target, op.kind === 'write' ? 'write' : 'remove');
-      if (op.kind === 'write') {
+      await check.check(op.target, op.kind === 'delete' ? 'remove' : 'write');
+      if (op.kind !== 'delete') {
         const dir = path.dirname(op.target);
         if (!madeDirs.has(dir)) madeDirs.set(dir, mkdir(dir, { recursive: true }));
         await madeDirs.get(dir);
+        if (op.kind === 'move') await moveStaged(op.source!, op.target, op.size!);
         // Under a fixed temporary name, so the replay of an interrupted apply reuses (removes) its leftover.
-        await writeFileAtomic(op.target, journal.content(index), `${op.target}.promptlock-tmp`);
+        else await writeFileAtomic(op.target, journal.content(index), `${op.target}.promptlock-tmp`);
       } else {
         await rm(op.target, { recursive: true, force: true });
         const stopAt = op.pruneUpTo && isWithin(root, op.pruneUpTo) ? path.resolve(op.pruneUpTo) : root;
         await pruneEmptyParents(op.target, stopAt);
       }
     } catch (error) {
-      if (op.kind === 'write') madeDirs.delete(path.dirname(op.target)); // a failed mkdir is retried by the next write there
+      if (op.kind !== 'delete') madeDirs.delete(path.dirname(op.target)); // a failed mkdir is retried by the next write there
       if (isPermanent(error)) skipped.push(`${op.target}: ${(error as Error).message}`);
-      else failure ??= asFileSystemError(error, op.kind === 'write' ? 'write' : 'remove', op.target);
+      else failure ??= asFileSystemError(error, op.kind === 'delete' ? 'remove' : 'write', op.target);
     }
     applyFailpoint(++applied);
   };
@@ -159,7 +181,7 @@ async function applyJournal(rootDir: string, workDir: string, id: string, journa
   let targets = new Set<string>();
   for (const [index, op] of journal.ops.entries()) {
     const last = groups.at(-1);
-    if (op.kind === 'write' && last && journal.ops[last[0]!]!.kind === 'write' && !targets.has(op.target)) {
+    if (op.kind !== 'delete' && last && journal.ops[last[0]!]!.kind !== 'delete' && !targets.has(op.target)) {
       last.push(index);
     } else {
       groups.push([index]);
@@ -178,6 +200,7 @@ async function applyJournal(rootDir: string, workDir: string, id: string, journa
   // The marker first: a journal left without it (killed in between) is merely applied again.
   await rm(journalPath(workDir, id, FAILED), { force: true });
   await rm(journalPath(workDir, id, COMMITTED), { force: true });
+  for (const op of journal.ops) if (op.kind === 'move') await rm(op.source!, { force: true }); // a skipped move's file
   return skipped;
 }
 
@@ -209,6 +232,10 @@ export async function commitChanges(rootDir: string, changes: readonly StoreChan
   await eachLimited(changes, READ_PARALLELISM, async (change, index) => {
     await guard.check(change.path, change.kind === 'write' ? 'write' : 'remove');
     if (change.kind === 'write') {
+      if (isStaged(change.content)) {
+        if (await holdsStaged(change.path, change.content)) keep[index] = false;
+        return;
+      }
       const content = asBuffer(change.content);
       bytes[index] = content;
       const current = await readCurrent(change.path);
@@ -228,13 +255,19 @@ export async function commitChanges(rootDir: string, changes: readonly StoreChan
   const id = `tx-${process.pid}-${Date.now()}`;
   const pending = journalPath(workDir, id, PENDING);
   const committed = journalPath(workDir, id, COMMITTED);
-  const ops: JournalOp[] = effective.map(({ change, content }) =>
-    change.kind === 'write'
-      ? { kind: 'write', target: change.path, size: content!.byteLength }
-      : { kind: 'delete', target: change.path, ...(change.pruneUpTo ? { pruneUpTo: change.pruneUpTo } : {}) },
-  );
+  // A staged download joins the transaction under its name (`<id>.<n>.staged`), so an
+  // interrupted run's journal finds it and a discarded one removes it.
+  const moved = new Map<number, string>();
+  const ops: JournalOp[] = effective.map(({ change, content }, index) => {
+    if (change.kind === 'delete') return { kind: 'delete', target: change.path, ...(change.pruneUpTo ? { pruneUpTo: change.pruneUpTo } : {}) };
+    if (!isStaged(change.content)) return { kind: 'write', target: change.path, size: content!.byteLength };
+    moved.set(index, journalPath(workDir, id, `.${index}.staged`));
+    return { kind: 'move', target: change.path, source: moved.get(index)!, size: change.content.size };
+  });
   const header = { ops, ...(options.storeDir ? { storeDir: options.storeDir } : {}) };
   try {
+    for (const [index, source] of moved) await rename(((effective[index]!.change as { content: StagedFile }).content).staged, source);
+    if (moved.size > 0) await syncFolder(workDir); // the staged files are in place before the journal names them
     const handle = await open(pending, 'wx');
     try {
       await writeJournal(handle, header, effective.map(({ content }) => content));
@@ -250,6 +283,7 @@ export async function commitChanges(rootDir: string, changes: readonly StoreChan
     // Nothing was applied: the previous files stand. Free the journal (a full disk stays full otherwise).
     await rm(pending, { force: true }).catch(() => undefined);
     await rm(committed, { force: true }).catch(() => undefined);
+    for (const source of moved.values()) await rm(source, { force: true }).catch(() => undefined);
     throw asFileSystemError(error, 'write', (error as NodeJS.ErrnoException).path ?? pending);
   }
   const journal: Journal = { ...header, content: (index) => effective[index]!.content! };
@@ -297,7 +331,7 @@ async function pendingTransactions(rootDir: string): Promise<PendingTransaction[
   const byId = new Map<string, string[]>();
   for (const name of names) {
     const suffix = [PENDING, COMMITTED, FAILED].find((s) => name.endsWith(s));
-    const id = suffix ? name.slice(0, -suffix.length) : name; // anything else (a folder of an older version, say) is discarded
+    const id = STAGED_NAME.exec(name)?.[1] ?? (suffix ? name.slice(0, -suffix.length) : name); // anything else (a folder of an older version, say) is discarded
     byId.set(id, [...(byId.get(id) ?? []), name]);
   }
   const out: PendingTransaction[] = [];
@@ -333,10 +367,12 @@ function failedMessage(bytes: Buffer): string {
  * stays for the next run. A damaged committed journal is refused (DamagedJournalError), never applied.
  */
 export async function recoverStore(rootDir: string): Promise<boolean> {
+  await discardAbandonedStaging(rootDir);
   let recovered = false;
   for (const { id, entries, journal } of await pendingTransactions(rootDir)) {
     if (journal) {
       await applyJournal(rootDir, workDirOf(rootDir), id, journal);
+      for (const entry of entries) await rm(entry, { force: true }); // a staged file no valid op named
       recovered = true;
     } else {
       for (const entry of entries) await rm(entry, { recursive: true, force: true });
@@ -353,7 +389,8 @@ export interface StoreView {
 }
 
 export async function openStoreView(rootDir: string): Promise<StoreView> {
-  const overlay = new Map<string, Buffer | null>();
+  // A move's bytes are read when asked for: from its staged file, or the target once it has moved.
+  const overlay = new Map<string, Buffer | null | (() => Promise<Buffer | undefined>)>();
   const failedCommits: string[] = [];
   for (const { journal, failed } of await pendingTransactions(rootDir)) {
     // A run that failed (rather than being killed) told its user so; its journal is not the truth
@@ -366,6 +403,8 @@ export async function openStoreView(rootDir: string): Promise<StoreView> {
       if (op.kind === 'delete') {
         overlay.set(op.target, null);
         for (const key of overlay.keys()) if (key.startsWith(op.target + path.sep)) overlay.set(key, null);
+      } else if (op.kind === 'move') {
+        overlay.set(op.target, async () => (await readIfExists(op.source!)) ?? readIfExists(op.target));
       } else {
         overlay.set(op.target, journal!.content(index));
       }
@@ -376,6 +415,7 @@ export async function openStoreView(rootDir: string): Promise<StoreView> {
     async readFile(file) {
       const redirected = overlay.get(file);
       if (redirected === null) return undefined;
+      if (typeof redirected === 'function') return redirected();
       if (redirected !== undefined) return redirected;
       for (const [target, content] of overlay) {
         if (content === null && file.startsWith(target + path.sep)) return undefined;

@@ -7,6 +7,7 @@ import type { Limits } from '../limits.js';
 import { describeProblem, promptProblem } from '../prompt-grammar.js';
 import { formatPackageName, parsePackageName, type Selector } from '../package-name.js';
 import { integrityOf } from '../store/integrity.js';
+import type { StagedFile, Stager } from '../store/staged-file.js';
 import type { LockedFile, LockEntry } from '../store/lockfile-format.js';
 import { encodeSnapshot } from '../store/snapshot-format.js';
 import { listVariables } from '../template/index.js';
@@ -51,6 +52,29 @@ export interface FetchOptions {
   limits?: Readonly<Limits> | undefined;
   /** The configured API key: a prompt that holds it is refused. */
   apiKey?: string | undefined;
+  /** Where downloaded files are staged: needed with `withFiles`. */
+  stager?: Stager | undefined;
+}
+
+/**
+ * Downloads a context file to a staged file, hashed and counted as it arrives: memory holds a few
+ * chunks, never the file. On any failure the staged file is removed.
+ */
+async function downloadToStage(client: SyncClient, stager: Stager | undefined, item: ContextItem): Promise<StagedFile> {
+  if (!stager) throw new Error('fetchPrompt: context files are downloaded only with a stager');
+  const { url } = await client.getContextDownloadUrl(item.id);
+  const file = await stager.create();
+  try {
+    await client.downloadFileTo(
+      url,
+      { maxBytes: item.fileSize ?? MAX_CONTEXT_FILE_BYTES, ...(item.fileSize == null ? {} : { expectedSize: item.fileSize }) },
+      file,
+    );
+    return await file.finish();
+  } catch (error) {
+    await file.discard();
+    throw error;
+  }
 }
 
 export async function fetchPrompt(
@@ -93,18 +117,14 @@ export async function fetchPrompt(
       used.add(fileName);
       const path = `${parsed.workspace}/${parsed.package}.files/${fileName}`;
       const reuse = options.reusable?.get(item.id);
-      let content: Uint8Array;
       if (reuse && reuse.locked.path === path && (item.fileSize == null || item.fileSize === reuse.locked.size)) {
-        content = reuse.content;
-      } else {
-        const { url } = await client.getContextDownloadUrl(item.id);
-        content = await client.downloadFile(url, {
-          maxBytes: item.fileSize ?? MAX_CONTEXT_FILE_BYTES,
-          ...(item.fileSize == null ? {} : { expectedSize: item.fileSize }),
-        });
+        lockedFiles[item.id] = { path, size: reuse.content.byteLength, integrity: integrityOf(reuse.content) };
+        files.push({ path, content: reuse.content });
+        continue;
       }
-      lockedFiles[item.id] = { path, size: content.byteLength, integrity: integrityOf(content) };
-      files.push({ path, content });
+      const staged = await downloadToStage(client, options.stager, item);
+      lockedFiles[item.id] = { path, size: staged.size, integrity: staged.integrity };
+      files.push({ path, content: staged });
     }
     if (Object.keys(lockedFiles).length > 0) locked.entry.files = lockedFiles;
   }

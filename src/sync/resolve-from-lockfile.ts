@@ -39,6 +39,7 @@ export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedP
       withFiles,
       limits: config.limits,
       apiKey: config.apiKey,
+      stager: inputs.stager,
       exactVersion: exactSelector(entry.version),
     });
     if (got.entry.integrity !== entry.integrity) {

@@ -56,6 +56,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
         reusable,
         limits: config.limits,
         apiKey: config.apiKey,
+        stager: inputs.stager,
         ...(held ? { exactVersion: exactSelector(locked!.version) } : {}),
       });
       options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total: targets.length, fetched: true });

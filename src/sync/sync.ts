@@ -12,6 +12,7 @@ import { commitChanges, openStoreView, recoverStore, type StoreView } from '../s
 import { emptyLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import { acquireRunLock } from '../store/run-lock.js';
+import { Stager } from '../store/staged-file.js';
 import type { Prompt } from '../types.js';
 import { readPreviousLockfile } from './merge-resolution.js';
 import { resolveFromLockfile } from './resolve-from-lockfile.js';
@@ -29,6 +30,8 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
   let client: SyncClient | undefined;
   let connecting: Promise<SyncClient> | undefined;
   const connect = () => (connecting ??= options.connect().then((opened) => (client = opened)));
+  // Downloaded context files wait in the work folder until the commit moves them; what it did not take is removed.
+  const stager = new Stager(config.rootDir);
   try {
     if (!options.dryRun) await recoverStore(config.rootDir);
     const view = await openStoreView(config.rootDir);
@@ -37,7 +40,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     const previous = lockfile ?? emptyLockfile();
     // After a merged conflict every locked prompt keeps its version (src/sync/merge-resolution.ts).
     const hold = resolution ? new Set(Object.keys(previous.prompts)) : undefined;
-    const inputs = { options, view, previous, entries, withFiles, connect, ...(hold ? { hold } : {}) };
+    const inputs = { options, view, previous, entries, withFiles, connect, stager, ...(hold ? { hold } : {}) };
     let resolved = options.frozen ? await resolveFromLockfile(inputs) : await resolveFromService(inputs);
     // Every prompt keeps its export name; new ones are named around them (README, "The generated
     // module"). `--frozen` writes the lockfile as it is, names or not.
@@ -72,6 +75,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
   } finally {
     await connecting?.catch(() => undefined);
     await client?.close();
+    await stager.discard();
     await lock?.release();
   }
 }

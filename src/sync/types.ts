@@ -10,15 +10,26 @@ import type { RequestedEntry } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import type { Selector } from '../package-name.js';
 import type { StoreView } from '../store/journal.js';
+import type { StagedFile, Stager } from '../store/staged-file.js';
 import type { LockedFile, LockEntry, Lockfile } from '../store/lockfile-format.js';
 import type { ContextDownload, Prompt, PromptSummary } from '../types.js';
+
+/**
+ * Receives a downloaded body as it arrives (`reset` before each attempt's first chunk). Declared
+ * here, where the client is injected: the service client in src/api/ matches it structurally.
+ */
+export interface BodySink {
+  reset(): Promise<void>;
+  write(chunk: Uint8Array): Promise<void>;
+}
 
 /** What the sync engine needs of the service client (src/api implements it). */
 export interface SyncClient {
   listAll(): Promise<PromptSummary[]>;
   getPrompt(packageName: string, variables?: Record<string, string>): Promise<Prompt>;
   getContextDownloadUrl(contextId: string): Promise<ContextDownload>;
-  downloadFile(url: string, options: { maxBytes: number; expectedSize?: number }): Promise<Uint8Array>;
+  /** A download written to `sink` as it arrives (a staged file), never held whole in memory. */
+  downloadFileTo(url: string, options: { maxBytes: number; expectedSize?: number }, sink: BodySink): Promise<number>;
   readonly stats: { requests: number; retries: number; status429: number; waitedMs: number };
   close(): Promise<void>;
 }
@@ -61,6 +72,8 @@ export interface SyncInputs {
   connect: () => Promise<SyncClient>;
   /** Names whose locked version this run keeps (a merged lockfile: src/sync/merge-resolution.ts). */
   hold?: ReadonlySet<string>;
+  /** Where downloaded context files are staged (in the work folder) until the commit moves them. */
+  stager?: Stager;
 }
 
 /** One prompt fetched from the service, as the store keeps it. */
@@ -69,8 +82,8 @@ export interface FetchedPrompt {
   prompt: Prompt;
   snapshot: string;
   entry: LockEntry;
-  /** Context files to write, relative to the snapshots folder with `/` separators. */
-  files: Array<{ path: string; content: Uint8Array }>;
+  /** Context files to write, relative to the snapshots folder with `/` separators: reused bytes, or a downloaded file staged on disk. */
+  files: Array<{ path: string; content: Uint8Array | StagedFile }>;
 }
 
 /** A context file of the previous lock entry, on disk and intact: no download needed. */

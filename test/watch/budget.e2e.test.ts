@@ -40,7 +40,7 @@ async function recordingClient(config: ResolvedConfig, asked: string[]): Promise
       return client.getPrompt(name, variables);
     },
     getContextDownloadUrl: (id) => client.getContextDownloadUrl(id),
-    downloadFile: (url, options) => client.downloadFile(url, options),
+    downloadFileTo: (url, options, sink) => client.downloadFileTo(url, options, sink),
     get stats() {
       return client.stats;
     },
