@@ -6,7 +6,7 @@ import type { Limits } from '../limits.js';
 import { backoffDelay, rateLimitedWait, sleep } from './backoff.js';
 import { CLIENT_DEFAULTS, type ClientEvent, type ClientStats, type RetryReason } from './client-options.js';
 import { ConcurrencyLimiter } from './concurrency-limiter.js';
-import { AttemptFailure, httpAttempt, type AttemptAnswer, type BodySink } from './http-attempt.js';
+import { type AttemptFailure, httpAttempt, type AttemptAnswer, type BodySink } from './http-attempt.js';
 import { RateLimitPacer, readRateLimit } from './rate-limit-pacer.js';
 import { readErrorBody } from './schemas.js';
 import { failureError, httpError, invalidBodyError, notAServiceError, tooLargeError, type ErrorContext, type RequestTarget } from './service-errors.js';

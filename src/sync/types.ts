@@ -18,7 +18,7 @@ import type { ContextDownload, Prompt, PromptSummary } from '../types.js';
  * Receives a downloaded body as it arrives (`reset` before each attempt's first chunk). Declared
  * here, where the client is injected: the service client in src/api/ matches it structurally.
  */
-export interface BodySink {
+interface BodySink {
   reset(): Promise<void>;
   write(chunk: Uint8Array): Promise<void>;
 }
