@@ -12,6 +12,7 @@ export interface SyncCommandOptions {
   frozen?: boolean;
   withFiles?: boolean;
   renameExports?: boolean;
+  refetch?: boolean;
 }
 
 function summary(result: SyncResult, rootDir: string) {
@@ -25,6 +26,7 @@ function summary(result: SyncResult, rootDir: string) {
     renamed: result.renamed,
     unchanged: result.unchanged,
     fetched: result.fetched,
+    savedByList: result.savedByList,
     written: result.written.map(rel),
     deleted: result.deleted.map(rel),
     requests: result.requests,
@@ -48,6 +50,7 @@ export async function runSyncCommand(ctx: CommandContext, options: SyncCommandOp
       frozen: Boolean(options.frozen),
       ...(options.withFiles ? { withFiles: true } : {}),
       ...(options.renameExports ? { renameExports: true } : {}),
+      ...(options.refetch ? { refetch: true } : {}),
       onEvent: progress.onEvent,
     });
   } finally {
@@ -65,7 +68,8 @@ export async function runSyncCommand(ctx: CommandContext, options: SyncCommandOp
   }
   const seconds = (result.durationMs / 1000).toFixed(1);
   const touched = result.added.length + result.changed.length + result.removed.length;
-  const requests = `${pluralise(result.requests, 'request')}${result.retries ? `, ${pluralise(result.retries, 'retry', 'retries')}` : ''}`;
+  const saved = result.savedByList ? `, ${pluralise(result.savedByList, 'get')} saved by the list` : '';
+  const requests = `${pluralise(result.requests, 'request')}${result.retries ? `, ${pluralise(result.retries, 'retry', 'retries')}` : ''}${saved}`;
   if (touched === 0 && result.written.length === 0 && result.deleted.length === 0) {
     ctx.logger.success(`${pluralise(result.prompts, 'prompt')} up to date, no file changed (${requests}, ${seconds} s)`);
     return 0;
