@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { formatValue } from './lib/stats.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SCENARIOS = ['cold-sync', 'rate-limited-sync', 'warm-sync', 'codegen', 'render-speed', 'bundle-size', 'watch-latency', 'live-latency'];
+const SCENARIOS = ['startup', 'cold-sync', 'rate-limited-sync', 'warm-sync', 'codegen', 'render-speed', 'bundle-size', 'watch-latency', 'live-latency', 'memory'];
 
 function loadLine() {
   return loadavg().map((l) => l.toFixed(2)).join(' ');

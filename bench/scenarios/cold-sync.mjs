@@ -1,7 +1,7 @@
 /**
  * Scenario 1, cold sync: 2,000 prompts, 20 ms added to every response, concurrency 64, into an
- * empty project. promptlock (in process, process start excluded) against the bound
- * (pages + N/C)·L and against a sequential client. The sequential client would need over 40 s per
+ * empty project. promptlock (in process, process start excluded) against the overlapped bound
+ * B = L·max(1 + N/C, P + 1) and against a sequential client. The sequential client would need over 40 s per
  * run, so it gets a subset and is scaled linearly: all list pages + SUBSET gets, gets × N/SUBSET.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -63,7 +63,9 @@ export async function run({ runs = 3, log = () => {} } = {}) {
     }
 
     const pages = Math.ceil(PROMPTS / PAGE_SIZE);
-    const bound = (pages + PROMPTS / CONCURRENCY) * LATENCY_MS;
+    // The overlapped bound (issue 12): gets start with the first list page, so the run takes the
+    // longer of the list (P pages, then one get) and the fetch (one page, then N/C rounds of gets).
+    const bound = LATENCY_MS * Math.max(1 + PROMPTS / CONCURRENCY, pages + 1);
     const promptlock = median(samples.map((s) => s.ms));
     const seq = median(sequential);
     const phase = (key) => Math.round(median(samples.map((s) => s.phases[key] ?? 0)));
@@ -77,11 +79,11 @@ export async function run({ runs = 3, log = () => {} } = {}) {
         value: promptlock,
         unit: 'ms',
         baseline: bound,
-        baselineLabel: `bound (${pages} pages + ${PROMPTS}/${CONCURRENCY})·${LATENCY_MS} ms`,
+        baselineLabel: `bound B = ${LATENCY_MS} ms·max(1 + ${PROMPTS}/${CONCURRENCY}, ${pages} pages + 1)`,
         ratio: promptlock / bound,
         ratioLabel: '× bound',
-        goal: '≤ 1.3× bound',
-        met: promptlock / bound <= 1.3,
+        goal: '≤ 1.25× B',
+        met: promptlock / bound <= 1.25,
         note: `median of ${runs} after a 100-prompt warm-up; process start excluded (timed around sync() in process); phases list ${phase('list')} ms, fetch ${phase('fetch')} ms, write ${phase('write')} ms`,
       },
       {

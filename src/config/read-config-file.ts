@@ -221,8 +221,10 @@ function codeFrame(text: string, line: number, column: number): string | undefin
  * `import { defineConfig } from 'promptlock'` works even where the project has no
  * node_modules/promptlock (e.g. run through npx): that import is served from this very module.
  */
-const loadModule: Loader = async (filepath) => {
-  // jiti costs ~0.1 s to import: load it only for configs that are code.
+const loadModule: Loader = async (filepath, content) => {
+  const plain = await loadPlainConfig(content);
+  if (plain.ok) return plain.value;
+  // jiti costs ~0.1 s to import: load it only for configs that need it.
   const { createJiti } = await import('jiti');
   const jiti = createJiti(filepath, {
     moduleCache: false,
@@ -232,3 +234,37 @@ const loadModule: Loader = async (filepath) => {
   const exported = await jiti.import<unknown>(filepath, { default: true });
   return typeof exported === 'function' ? await (exported as () => unknown)() : exported;
 };
+
+/** `import { defineConfig } from 'promptlock'` (or `import type …`) on a line of its own. */
+const PROMPTLOCK_IMPORT = /^[ \t]*import[ \t]+(?:type[ \t]+)?\{[ \t]*(?:type[ \t]+)?defineConfig[ \t]*\}[ \t]*from[ \t]*(['"])promptlock\1[ \t]*;?[ \t]*$/m;
+/** Anything that needs a module system or the file's own location: such configs go through jiti. */
+const NEEDS_JITI = /\bimport\b|\brequire\b|\bexport\b(?![ \t]+default\b)|__dirname|__filename|\bdefineConfig[ \t]*=|\b__promptlockDefault\b/;
+const AsyncFunction = (async () => undefined).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<unknown>;
+
+/**
+ * The fast path for the usual config (the one `promptlock init` writes): plain JavaScript whose
+ * only import is `defineConfig` from promptlock, evaluated directly as a strict async function
+ * instead of through jiti (~0.1 s of start-up; README, "Performance"). Anything else — TypeScript
+ * syntax, other imports, `import.meta`, a failure while it runs — is `{ ok: false }`, and jiti
+ * loads the file as before (so errors are reported exactly as before).
+ */
+export async function loadPlainConfig(content: string): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  const imports = content.match(new RegExp(PROMPTLOCK_IMPORT.source, 'gm')) ?? [];
+  if (imports.length > 1) return { ok: false };
+  // Blanked, not removed, so line numbers stay those of the file.
+  const body = imports.length === 1 ? content.replace(PROMPTLOCK_IMPORT, '') : content;
+  const exports = body.match(/\bexport[ \t]+default\b/g) ?? [];
+  if (exports.length !== 1 || NEEDS_JITI.test(body.replace(/\bexport[ \t]+default\b/, ''))) return { ok: false };
+  let run: (...values: unknown[]) => Promise<unknown>;
+  try {
+    run = new AsyncFunction('defineConfig', `"use strict";let __promptlockDefault;\n${body.replace(/\bexport[ \t]+default\b/, '__promptlockDefault =')}\n;return __promptlockDefault;`);
+  } catch {
+    return { ok: false }; // not plain JavaScript (TypeScript syntax): jiti transpiles it
+  }
+  try {
+    const exported = await run(defineConfig);
+    return { ok: true, value: typeof exported === 'function' ? await (exported as () => unknown)() : exported };
+  } catch {
+    return { ok: false };
+  }
+}

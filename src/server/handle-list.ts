@@ -5,6 +5,7 @@
  */
 import { ApiError } from './api-error.js';
 import { comparePackages } from './catalog.js';
+import type { PromptSummary } from '../types.js';
 import { callerWorkspace, type Reply, type RouteContext } from './route-context.js';
 
 const DEFAULT_LIMIT = 20;
@@ -40,6 +41,13 @@ function parseLimit(raw: string | null): number {
   return Number(raw);
 }
 
+/** The item in the name form asked for (`--list-names`): the hosted service answers all three. */
+function listItem(summary: PromptSummary, form: RouteContext['listNames']): PromptSummary {
+  if (form === 'versioned') return { ...summary, packageName: `${summary.packageName}:${String(summary.version)}` };
+  if (form === 'bare') return { ...summary, packageName: summary.packageName.slice(summary.packageName.indexOf('/') + 1) };
+  return summary;
+}
+
 export function handleList(ctx: RouteContext): Reply {
   const limit = parseLimit(ctx.query.get('limit'));
   const cursor = ctx.query.get('cursor');
@@ -65,7 +73,7 @@ export function handleList(ctx: RouteContext): Reply {
   return {
     status: 200,
     json: {
-      prompts: page.map((pkg) => pkg.summary),
+      prompts: page.map((pkg) => listItem(pkg.summary, ctx.listNames)),
       // Always a string (its type in docs/service-interface.md); past the end it keeps pointing at the end.
       cursor: last ? encodeCursor(last) : (cursor ?? ''),
       hasMore: end < range.end,

@@ -144,6 +144,7 @@ export function createRequestHandler(state: ServerState): (req: IncomingMessage,
             catalog: state.source.catalog,
             signer: state.signer,
             baseUrl: state.baseUrl,
+            listNames: options.listNames,
           });
         }
       } catch (error) {

@@ -13,6 +13,8 @@ export interface RouteContext {
   signer: UrlSigner;
   /** This server's base URL, for the signed download URLs it hands out. */
   baseUrl: string;
+  /** How list items name a package (the forms the hosted service answers). */
+  listNames: 'full' | 'versioned' | 'bare';
 }
 
 /** A JSON payload (wrapped in `{ data }` when the envelope says so) or raw file bytes. */

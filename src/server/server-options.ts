@@ -25,6 +25,8 @@ export interface ServerOptions {
   envelope?: 'bare' | 'wrapped';
   /** @default 'nested' */
   errors?: 'flat' | 'nested';
+  /** How list items name a package: `@ws/pkg`, `@ws/pkg:v3` (its latest version) or `pkg`. @default 'full' */
+  listNames?: 'full' | 'versioned' | 'bare';
   /** @default the service's (docs/service-interface.md): 1,000/min and 10,000/h with a key, 100/min and 1,000/h without */
   rateLimits?: {
     authenticated?: { perMinute?: number; perHour?: number };
@@ -77,6 +79,7 @@ export interface ResolvedServerOptions {
   keys: Array<{ key: string; workspace: string | undefined }>;
   envelope: 'bare' | 'wrapped';
   errors: 'flat' | 'nested';
+  listNames: 'full' | 'versioned' | 'bare';
   rateLimits: { authenticated: WindowLimits; unauthenticated: WindowLimits; minuteMs: number; hourMs: number };
   maxBodyBytes: number;
   latencyMs: number;
@@ -141,6 +144,7 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
     keys: resolveKeys(options.keys),
     envelope: oneOf('envelope', options.envelope, ['bare', 'wrapped'] as const),
     errors: oneOf('errors', options.errors, ['nested', 'flat'] as const),
+    listNames: oneOf('listNames', options.listNames, ['full', 'versioned', 'bare'] as const),
     rateLimits: {
       authenticated: {
         perMinute: count('rateLimits.authenticated.perMinute', limits.authenticated?.perMinute, 1000),

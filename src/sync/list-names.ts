@@ -3,16 +3,38 @@ import { basePackageName, isSelector, isSlug, parsePackageName } from '../packag
 import { shown } from '../prompt-grammar.js';
 import type { PromptSummary } from '../types.js';
 
+/** What the list says: base names, and the published version of those it names with one. */
+export interface Listing {
+  /** Base package names (`@ws/pkg`), sorted, unique. */
+  names: string[];
+  /**
+   * Base name → published version (`v7`) for items named with a version (`@ws/pkg:v7`, `pkg:v7`):
+   * the version `latest` resolves to, so a lockfile already holding it needs no get (README,
+   * "Performance"). Drafts (`v0`) and items named without a version are not in it.
+   */
+  versions: Map<string, string>;
+}
+
 /**
  * Base package names (`@ws/pkg`) of list items, which the service names in full (`@ws/pkg`),
  * versioned (`@ws/pkg:v1`) or by a bare slug (`pkg`, completed with `workspace`). Sorted, unique.
  */
 export function listedNames(items: readonly PromptSummary[], workspace: string | undefined): string[] {
+  return readListing(items, workspace).names;
+}
+
+/** `listedNames`, with the versions the items are named with. */
+export function readListing(items: readonly PromptSummary[], workspace: string | undefined): Listing {
   const names = new Set<string>();
+  const versions = new Map<string, string>();
+  const seen = (name: string, selector: string | undefined) => {
+    names.add(name);
+    if (selector !== undefined && /^v[1-9]\d*$/.test(selector)) versions.set(name, selector);
+  };
   for (const item of items) {
     const parsed = parsePackageName(item.packageName);
     if (parsed) {
-      names.add(basePackageName(parsed));
+      seen(basePackageName(parsed), parsed.selector);
       continue;
     }
     const [bare, selector] = item.packageName.split(':') as [string, string | undefined];
@@ -32,12 +54,12 @@ export function listedNames(items: readonly PromptSummary[], workspace: string |
           { hint: 'Set the `workspace` option in the config to the workspace these prompts belong to.', code: 'bare_slug' },
         );
       }
-      names.add(basePackageName({ workspace: ws, package: bare }));
+      seen(basePackageName({ workspace: ws, package: bare }), selector);
       continue;
     }
     throw new ServiceError(`The service lists a prompt with an invalid packageName "${item.packageName}" (id ${item.id}).`, {
       code: 'invalid_response',
     });
   }
-  return [...names].sort();
+  return { names: [...names].sort(), versions };
 }

@@ -10,7 +10,7 @@ import type { Prompt } from '../types.js';
 import { editDistance } from '../util/edit-distance.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
 import { forEachPrompt } from './for-each-prompt.js';
-import { listedNames } from './list-names.js';
+import { readListing, type Listing } from './list-names.js';
 import { exactSelector } from './merge-resolution.js';
 import { resolveTargets } from './resolve-targets.js';
 import type { ResolvedPrompts, ReusableFile, SyncInputs, Target } from './types.js';
@@ -19,28 +19,46 @@ function isPinnedAndLocked(target: Target, locked: LockEntry | undefined): boole
   return Boolean(locked && target.selector && /^v\d+$/.test(target.selector) && locked.selector === target.selector && locked.version === target.selector);
 }
 
+/**
+ * A floating target (`latest` or no selector) locked at a published version: the list proves it
+ * unchanged when it names the prompt with that same version (README, "Performance").
+ */
+function isFloatingAndLocked(target: Target, locked: LockEntry | undefined): boolean {
+  return Boolean(
+    locked && (target.selector === null || target.selector === 'latest') && locked.selector === target.selector && /^v[1-9]\d*$/.test(locked.version),
+  );
+}
+
 export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPrompts> {
   const { options, view, previous, entries, withFiles, connect } = inputs;
   const { config } = options;
-  let listing: Promise<string[]> | undefined;
-  const listed = () =>
+  let listing: Promise<Listing> | undefined;
+  const list = () =>
     (listing ??= (async () => {
       options.onEvent?.({ type: 'phase', phase: 'list' });
-      return listedNames(await (await connect()).listAll(), config.workspace);
+      return readListing(await (await connect()).listAll(), config.workspace);
     })());
+  const listed = async () => (await list()).names;
   const { targets, partial } = await resolveTargets(entries, options, listed);
+  // Floating prompts locked at a published version wait for the list (started now, alongside the
+  // other gets), which may prove them unchanged. A list that fails only costs those prompts their get.
+  const provable = options.refetch ? 0 : targets.filter((t) => isFloatingAndLocked(t, previous.prompts[t.name]) && !inputs.hold?.has(t.name)).length;
+  const proof = provable > 0 ? list().catch(() => undefined) : undefined;
   options.onEvent?.({ type: 'phase', phase: 'fetch', total: targets.length });
   let done = 0;
+  let savedByList = 0;
   const kept = new Map<string, Prompt>();
   const results = await forEachPrompt(targets, async (target) => {
     const locked = previous.prompts[target.name];
     // Held (after a merge conflict): kept at its locked version even when its selector floats.
     const held = inputs.hold?.has(target.name) === true && locked?.selector === target.selector;
-    if (held || isPinnedAndLocked(target, locked)) {
+    const proven = Boolean(proof && !held && isFloatingAndLocked(target, locked) && (await proof)?.versions.get(target.name) === locked!.version);
+    if (held || proven || isPinnedAndLocked(target, locked)) {
       const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked!, withFiles, config.limits);
       const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked!.files?.[c.id]);
       if (state.ok && filesComplete) {
         kept.set(target.name, state.prompt);
+        if (proven) savedByList++;
         options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total: targets.length, fetched: false });
         // Locked again from the snapshot, which matched its integrity: an id or variables edited
         // in the lockfile by hand is repaired (what `check` tells to run sync for).
@@ -67,7 +85,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
   });
   const next: Lockfile = { lockfileVersion: previous.lockfileVersion, prompts: partial ? { ...previous.prompts } : {} };
   for (const result of results) next.prompts[result.name] = result.entry;
-  return { next, fetched: results.flatMap((r) => ('fetched' in r && r.fetched ? [r.fetched] : [])), kept, partial };
+  return { next, fetched: results.flatMap((r) => ('fetched' in r && r.fetched ? [r.fetched] : [])), kept, partial, savedByList };
 }
 
 /**

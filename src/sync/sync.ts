@@ -63,6 +63,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
       ...changes,
       renamed,
       fetched: resolved.fetched.length,
+      savedByList: resolved.savedByList ?? 0,
       ...files,
       before,
       after,

@@ -50,6 +50,8 @@ export interface SyncOptions {
   withFiles?: boolean;
   /** Name every prompt's export afresh instead of keeping the names in the lockfile. */
   renameExports?: boolean;
+  /** Get every prompt, even those the list proves unchanged (`sync --refetch`). */
+  refetch?: boolean;
   /** Compute everything, write nothing (for `diff`). */
   dryRun?: boolean;
   onEvent?: (event: SyncEvent) => void;
@@ -101,6 +103,8 @@ export interface ResolvedPrompts {
   kept: Map<string, Prompt>;
   /** Only some prompts were synced (names given): the others stay as locked. */
   partial: boolean;
+  /** Floating prompts not fetched because the list named them at their locked version. */
+  savedByList?: number;
 }
 
 export interface PromptChange {
@@ -122,6 +126,8 @@ export interface SyncResult extends LockChanges {
   /** Prompts whose export name changed (only with `renameExports`, or a name removed from the lockfile). */
   renamed: ExportRename[];
   fetched: number;
+  /** Gets the list saved: floating prompts it named at their locked version. */
+  savedByList: number;
   written: string[];
   deleted: string[];
   /** Prompts before and after, for `diff`. */

@@ -15,6 +15,8 @@ export interface SyncCommandOptions {
   renameExports?: boolean;
   /** Every app of the workspace (README, "Monorepos"). */
   recursive?: boolean;
+  /** Fetch every prompt, even those the list proves unchanged. */
+  refetch?: boolean;
 }
 
 function summary(result: SyncResult, rootDir: string) {
@@ -28,6 +30,7 @@ function summary(result: SyncResult, rootDir: string) {
     renamed: result.renamed,
     unchanged: result.unchanged,
     fetched: result.fetched,
+    savedByList: result.savedByList,
     written: result.written.map(rel),
     deleted: result.deleted.map(rel),
     requests: result.requests,
@@ -60,6 +63,7 @@ async function syncProject(ctx: CommandContext, config: ResolvedConfig, connect:
       frozen: Boolean(options.frozen),
       ...(options.withFiles ? { withFiles: true } : {}),
       ...(options.renameExports ? { renameExports: true } : {}),
+      ...(options.refetch ? { refetch: true } : {}),
       onEvent: progress.onEvent,
     });
   } finally {
@@ -77,7 +81,8 @@ async function syncProject(ctx: CommandContext, config: ResolvedConfig, connect:
   }
   const seconds = (result.durationMs / 1000).toFixed(1);
   const touched = result.added.length + result.changed.length + result.removed.length;
-  const requests = `${pluralise(result.requests, 'request')}${result.retries ? `, ${pluralise(result.retries, 'retry', 'retries')}` : ''}`;
+  const saved = result.savedByList ? `, ${pluralise(result.savedByList, 'get')} saved by the list` : '';
+  const requests = `${pluralise(result.requests, 'request')}${result.retries ? `, ${pluralise(result.retries, 'retry', 'retries')}` : ''}${saved}`;
   if (touched === 0 && result.written.length === 0 && result.deleted.length === 0) {
     ctx.logger.success(`${pluralise(result.prompts, 'prompt')} up to date, no file changed (${requests}, ${seconds} s)`);
     return 0;

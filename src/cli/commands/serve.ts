@@ -23,6 +23,7 @@ interface ServeFlags {
   insecureTestKey?: boolean;
   envelope: 'bare' | 'wrapped';
   errors: 'flat' | 'nested';
+  listNames: 'full' | 'versioned' | 'bare';
   limitPerMinute?: string;
   limitPerHour?: string;
   anonLimitPerMinute?: string;
@@ -83,6 +84,7 @@ function serveOptions(flags: ServeFlags, cwd: string): ServerOptions {
     keys: flags.key.map(parseKeyFlag),
     envelope: flags.envelope,
     errors: flags.errors,
+    listNames: flags.listNames,
     rateLimits: {
       authenticated: { perMinute: integer('--limit-per-minute', flags.limitPerMinute), perHour: integer('--limit-per-hour', flags.limitPerHour) },
       unauthenticated: {
@@ -134,6 +136,7 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
     .option('--insecure-test-key', 'accept the public test key on a host other than loopback (otherwise --key is required there)')
     .addOption(new Option('--envelope <form>', 'response form').choices(['bare', 'wrapped']).default('bare'))
     .addOption(new Option('--errors <shape>', 'error body shape').choices(['nested', 'flat']).default('nested'))
+    .addOption(new Option('--list-names <form>', 'how list items name a package: @ws/pkg, @ws/pkg:vN or pkg').choices(['full', 'versioned', 'bare']).default('full'))
     .option('--limit-per-minute <n>', 'requests per minute with a key (default 1000)')
     .option('--limit-per-hour <n>', 'requests per hour with a key (default 10000)')
     .option('--anon-limit-per-minute <n>', 'requests per minute without a valid key, per address (default 100)')

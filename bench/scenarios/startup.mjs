@@ -1,0 +1,80 @@
+/**
+ * Process start → first request: the built CLI's `sync` in a project with a `prompts.config.ts`,
+ * timed from just before the spawn to the arrival of its first request (bench/lib/first-request.mjs).
+ * Two configs: the one `promptlock init` writes (plain JavaScript apart from its import of
+ * `defineConfig`, loaded without jiti) and one with TypeScript syntax (loaded through jiti), against
+ * `node -e 0` (the floor: starting Node itself). CPU time is given too: a loaded box inflates wall
+ * time far more than CPU time.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { firstRequestProbe } from '../lib/first-request.mjs';
+import { median } from '../lib/stats.mjs';
+
+const GOAL_MS = 150;
+
+function project(dir, file, text) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, file), text);
+  return dir;
+}
+
+async function nodeFloor() {
+  const start = performance.now();
+  await new Promise((resolve, reject) => spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).once('exit', resolve).once('error', reject));
+  return performance.now() - start;
+}
+
+export async function run({ runs = 3, log = () => {} } = {}) {
+  const work = mkdtempSync(path.join(tmpdir(), 'promptlock-bench-startup-'));
+  const probe = await firstRequestProbe();
+  try {
+    const plain = project(
+      path.join(work, 'plain'),
+      'prompts.config.ts',
+      `import { defineConfig } from 'promptlock';\n\nexport default defineConfig({\n  baseUrl: '${probe.url}',\n  prompts: ['@bench/prompt-00000'],\n});\n`,
+    );
+    const typed = project(
+      path.join(work, 'typed'),
+      'prompts.config.ts',
+      `import { defineConfig } from 'promptlock';\n\nconst prompts: string[] = ['@bench/prompt-00000'];\n\nexport default defineConfig({\n  baseUrl: '${probe.url}',\n  prompts,\n});\n`,
+    );
+    // One run of each first, not counted: the file cache (and jiti's transpile cache) warm.
+    await probe.time(plain);
+    await probe.time(typed);
+    const samples = Math.max(5, runs * 3);
+    const measure = async (dir) => {
+      const all = [];
+      for (let i = 0; i < samples; i++) all.push(await probe.time(dir));
+      return { ms: median(all.map((s) => s.ms)), cpuMs: median(all.map((s) => s.cpuMs)) };
+    };
+    const floors = [];
+    for (let i = 0; i < samples; i++) floors.push(await nodeFloor());
+    const floor = median(floors);
+    const plainRun = await measure(plain);
+    const typedRun = await measure(typed);
+    log(`node -e 0: ${Math.round(floor)} ms; init-style config: ${Math.round(plainRun.ms)} ms (${plainRun.cpuMs} ms CPU); TypeScript config: ${Math.round(typedRun.ms)} ms (${typedRun.cpuMs} ms CPU)`);
+    const row = (figure, measured, note) => ({
+      scenario: `4 start (${samples} runs, median)`,
+      figure,
+      value: measured.ms,
+      unit: 'ms',
+      baseline: floor,
+      baselineLabel: 'node -e 0',
+      ratio: measured.ms / floor,
+      ratioLabel: '× starting Node',
+      goal: `≤ ${GOAL_MS} ms`,
+      met: measured.ms <= GOAL_MS,
+      note: `${measured.cpuMs} ms of CPU until the first request; ${note}`,
+    });
+    return [
+      row('process start → first request, init-style prompts.config.ts', plainRun, 'config evaluated without jiti'),
+      row('process start → first request, prompts.config.ts with types', typedRun, 'config through jiti (its transpile cache warm)'),
+    ];
+  } finally {
+    await probe.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}

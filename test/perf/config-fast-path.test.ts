@@ -1,0 +1,82 @@
+/**
+ * A config that only imports `defineConfig` from promptlock and is otherwise plain JavaScript (the
+ * one `promptlock init` writes) loads without jiti; every other config still goes through jiti and
+ * loads the same values, with the same error locations.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load-config.js';
+import { loadPlainConfig } from '../../src/config/read-config-file.js';
+import { removeDir } from '../helpers/project.js';
+
+const TEMPLATE = fileURLToPath(new URL('../../templates/prompts.config.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const dirs: string[] = [];
+afterAll(async () => Promise.all(dirs.map(removeDir)));
+
+async function projectWith(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'promptlock-fast-config-'));
+  dirs.push(dir);
+  await writeFile(path.join(dir, 'package.json'), '{"type":"module"}\n');
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+  return dir;
+}
+
+/**
+ * Loads the project's config the way the built CLI does (`promptlock generate`, in a fresh process)
+ * and tells whether that loaded jiti, with the prompts `loadConfig` read.
+ */
+async function loadsJiti(dir: string): Promise<{ jiti: boolean; prompts: unknown }> {
+  const script = `
+    import { createRequire } from 'node:module';
+    process.on('exit', () => {
+      const cache = createRequire(import.meta.url).cache;
+      process.stderr.write('JITI=' + Object.keys(cache).some((k) => k.includes('/jiti/')) + '\\n');
+    });
+    process.argv = [process.argv[0], 'promptlock', 'generate', '--json'];
+    const { main } = await import(${JSON.stringify(CLI)});
+    await main();`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8', timeout: 30_000, env: { ...process.env, CI: 'true' } });
+  const flag = /JITI=(true|false)/.exec(run.stderr);
+  expect(flag, run.stderr).not.toBeNull();
+  // Loaded: generate then writes an empty module (no lockfile yet).
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  return { jiti: flag![1] === 'true', prompts: (await loadConfig({ cwd: dir, env: {} })).prompts };
+}
+
+const plain = `import { defineConfig } from 'promptlock';\n\nconst workspace = process.env.NO_SUCH_VARIABLE ?? 'acme';\nexport default defineConfig({ prompts: [\`@\${workspace}/a\`, '@acme/b:v2'], concurrency: 4 });\n`;
+
+describe('loading a config without jiti', () => {
+  it('loads the init template and a plain config directly, with the values jiti gives', async () => {
+    expect(await loadPlainConfig(await readFile(TEMPLATE, 'utf8'))).toEqual({ ok: true, value: { prompts: [] } });
+    expect(await loadPlainConfig(plain)).toEqual({ ok: true, value: { prompts: ['@acme/a', '@acme/b:v2'], concurrency: 4 } });
+    expect(await loadPlainConfig('export default async () => ({ prompts: [await Promise.resolve("@acme/a")] });')).toEqual({
+      ok: true,
+      value: { prompts: ['@acme/a'] },
+    });
+    const dir = await projectWith({ 'prompts.config.ts': plain });
+    expect(await loadsJiti(dir)).toEqual({ jiti: false, prompts: ['@acme/a', '@acme/b:v2'] });
+  });
+
+  it.each([
+    ['TypeScript syntax', `import { defineConfig } from 'promptlock';\nconst prompts: string[] = ['@acme/a'];\nexport default defineConfig({ prompts });\n`],
+    ['another import', `import { defineConfig } from 'promptlock';\nimport { prompts } from './list.ts';\nexport default defineConfig({ prompts });\n`],
+    ['import.meta', `import { defineConfig } from 'promptlock';\nexport default defineConfig({ prompts: [import.meta.url ? '@acme/a' : ''] });\n`],
+    ['a named export too', `export const prompts = ['@acme/a'];\nexport default { prompts };\n`],
+  ])('leaves a config with %s to jiti, which loads it as before', async (_what, text) => {
+    expect(await loadPlainConfig(text)).toEqual({ ok: false });
+    const dir = await projectWith({ 'prompts.config.ts': text, 'list.ts': `export const prompts: string[] = ['@acme/a'];\n` });
+    expect(await loadsJiti(dir)).toEqual({ jiti: true, prompts: ['@acme/a'] });
+  });
+
+  it('reports an error thrown by a plain config at its line, through jiti as before', async () => {
+    const text = `import { defineConfig } from 'promptlock';\n\nthrow new Error('no prompts today');\nexport default defineConfig({ prompts: [] });\n`;
+    expect(await loadPlainConfig(text)).toEqual({ ok: false });
+    const dir = await projectWith({ 'prompts.config.ts': text });
+    await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(/prompts\.config\.ts:3:\d+: no prompts today/);
+  });
+});
