@@ -26,7 +26,7 @@ function cpuOf(pid) {
 /** A listener on 127.0.0.1; `next()` resolves with the time the next request arrives. */
 export async function firstRequestProbe() {
   let waiting;
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     const at = performance.now();
     waiting?.(at);
     waiting = undefined;

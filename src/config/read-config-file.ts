@@ -137,7 +137,10 @@ function jsonErrorOffset(text: string): number | undefined {
   const space = () => {
     while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
   };
-  const literal = (word: string) => (text.startsWith(word, i) ? (i += word.length) : fail());
+  const literal = (word: string): void => {
+    if (!text.startsWith(word, i)) fail();
+    i += word.length;
+  };
   const string = () => {
     if (text[i] !== '"') fail();
     i++;
@@ -180,7 +183,10 @@ function jsonErrorOffset(text: string): number | undefined {
         else fail();
       }
     }
-    if (c === '"') return string();
+    if (c === '"') {
+      string();
+      return;
+    }
     if (c === 't') return void literal('true');
     if (c === 'f') return void literal('false');
     if (c === 'n') return void literal('null');
