@@ -61,7 +61,11 @@ export function makeStore(dir, count) {
       ],
     };
   }
-  const sorted = Object.fromEntries(Object.keys(prompts).sort().map((key) => [key, prompts[key]]));
+  const sorted = Object.fromEntries(
+    Object.keys(prompts)
+      .sort()
+      .map((key) => [key, prompts[key]]),
+  );
   writeFileSync(path.join(dir, 'prompts.lock.json'), `${JSON.stringify({ lockfileVersion: 1, prompts: sorted }, null, 2)}\n`);
   // JSON config: the bench measures generation, not the loading of a TypeScript config.
   writeFileSync(path.join(dir, 'prompts.config.json'), '{ "output": "src/generated/prompts.ts" }\n');
@@ -108,8 +112,18 @@ export function run({ sizes = [1_000, 10_000], runs = 5 } = {}) {
       const output = path.join(dir, 'src', 'generated', 'prompts.ts');
       const full = measure(runs, () => rmSync(output, { force: true }), [BIN, 'generate'], dir);
       const noop = measure(runs, undefined, [BIN, 'generate'], dir);
-      rows.push({ name: `generate, ${size.toLocaleString('en-US')} prompts`, prompts: size, seconds: full, goal: size >= 10_000 ? GOALS.full : undefined });
-      rows.push({ name: `generate no-op, ${size.toLocaleString('en-US')} prompts`, prompts: size, seconds: noop, goal: size >= 10_000 ? GOALS.noop : undefined });
+      rows.push({
+        name: `generate, ${size.toLocaleString('en-US')} prompts`,
+        prompts: size,
+        seconds: full,
+        goal: size >= 10_000 ? GOALS.full : undefined,
+      });
+      rows.push({
+        name: `generate no-op, ${size.toLocaleString('en-US')} prompts`,
+        prompts: size,
+        seconds: noop,
+        goal: size >= 10_000 ? GOALS.noop : undefined,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -15,10 +15,23 @@ import { fileURLToPath } from 'node:url';
 import { formatValue } from './lib/stats.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SCENARIOS = ['startup', 'cold-sync', 'rate-limited-sync', 'warm-sync', 'codegen', 'render-speed', 'bundle-size', 'watch-latency', 'live-latency', 'memory'];
+const SCENARIOS = [
+  'startup',
+  'cold-sync',
+  'rate-limited-sync',
+  'warm-sync',
+  'codegen',
+  'render-speed',
+  'bundle-size',
+  'watch-latency',
+  'live-latency',
+  'memory',
+];
 
 function loadLine() {
-  return loadavg().map((l) => l.toFixed(2)).join(' ');
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 }
 
 function ratioText(row) {
@@ -39,7 +52,11 @@ function table(rows) {
     row.met === undefined ? '' : row.met ? 'met' : 'MISSED',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c) => c.map((cell, i) => cell.padEnd(widths[i])).join(' | ').trimEnd();
+  const line = (c) =>
+    c
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join(' | ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.map(line)].join('\n');
 }
 
@@ -51,7 +68,9 @@ async function main() {
   const runs = Number(process.env.BENCH_RUNS) || 3;
   const started = performance.now();
   const machine = { node: process.version, cpus: availableParallelism(), cpuModel: cpus()[0]?.model, loadAverageAtStart: loadavg() };
-  console.log(`promptlock bench: ${names.length} scenarios, ${runs} runs each; node ${process.version}, ${machine.cpus} CPUs; load average at start ${loadLine()}`);
+  console.log(
+    `promptlock bench: ${names.length} scenarios, ${runs} runs each; node ${process.version}, ${machine.cpus} CPUs; load average at start ${loadLine()}`,
+  );
 
   const rows = [];
   const timings = {};
@@ -64,7 +83,15 @@ async function main() {
     } catch (error) {
       // One broken scenario must not cost the figures of the others; it shows as a failed row.
       console.error(`   ${name} failed: ${error?.stack ?? error}`);
-      rows.push({ scenario: name, figure: 'scenario failed', value: undefined, unit: '', goal: 'completes', met: false, note: String(error?.message ?? error) });
+      rows.push({
+        scenario: name,
+        figure: 'scenario failed',
+        value: undefined,
+        unit: '',
+        goal: 'completes',
+        met: false,
+        note: String(error?.message ?? error),
+      });
       process.exitCode = 1;
     }
     timings[name] = Math.round(performance.now() - t);
@@ -75,7 +102,9 @@ async function main() {
   console.log(`\n${table(rows)}\n`);
   for (const row of rows.filter((r) => r.note)) console.log(`- ${row.scenario} / ${row.figure}: ${row.note}`);
   const missed = rows.filter((r) => r.met === false);
-  console.log(`\n${rows.filter((r) => r.met === true).length} goals met, ${missed.length} missed${missed.length ? `: ${missed.map((r) => `${r.scenario} / ${r.figure}`).join('; ')}` : ''}.`);
+  console.log(
+    `\n${rows.filter((r) => r.met === true).length} goals met, ${missed.length} missed${missed.length ? `: ${missed.map((r) => `${r.scenario} / ${r.figure}`).join('; ')}` : ''}.`,
+  );
   console.log(`Total ${(totalMs / 1000).toFixed(1)} s; load average at end ${loadLine()}.`);
 
   const dir = path.join(ROOT, 'bench', 'results');

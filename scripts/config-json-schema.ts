@@ -8,7 +8,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { OPTION_ALLOWED, configSchema, type OptionName } from '../src/config/config-schema.js';
+import { configSchema, OPTION_ALLOWED, type OptionName } from '../src/config/config-schema.js';
 import { PROMPT_ENTRY_ALLOWED } from '../src/config/prompt-entry.js';
 
 /** `@workspace/package[:vN|latest|draft]` or `@workspace/*[:selector]` (src/config/prompt-entry.ts). */
@@ -26,7 +26,10 @@ export function configJsonSchema(): JsonSchema {
     properties[name] = { description: `Expected ${OPTION_ALLOWED[name as OptionName]}.`, ...property };
   }
   // zod checks the entries in a refinement, which JSON Schema cannot carry: say it as a pattern.
-  properties.prompts = { ...properties.prompts, items: { type: 'string', pattern: PROMPT_ENTRY_PATTERN, description: PROMPT_ENTRY_ALLOWED } };
+  properties.prompts = {
+    ...properties.prompts,
+    items: { type: 'string', pattern: PROMPT_ENTRY_PATTERN, description: PROMPT_ENTRY_ALLOWED },
+  };
   const { $schema, ...rest } = generated;
   return {
     $schema,

@@ -25,7 +25,9 @@ const server = await startServer({ dir: path.join(root, 'examples/workspace'), p
 let code = 1;
 try {
   const counts = server.counts();
-  console.log(`▶ local Prompt Service on ${server.url} (${counts.prompts} prompts in ${counts.workspaces} workspaces from examples/workspace)`);
+  console.log(
+    `▶ local Prompt Service on ${server.url} (${counts.prompts} prompts in ${counts.workspaces} workspaces from examples/workspace)`,
+  );
   console.log('▶ promptlock sync   (prompts.config.ts → examples/app/)');
   const env = { PROMPTLOCK_BASE_URL: server.url, PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
   code = await run(['sync'], env);

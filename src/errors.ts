@@ -35,10 +35,7 @@ export class ServiceError extends PromptlockError {
   /** Machine-readable error code from the body (`unauthorized`, `rate_limit_exceeded`…) or a client code (`network`, `timeout`, `invalid_response`). */
   readonly code: string | undefined;
 
-  constructor(
-    message: string,
-    options: { hint?: string; cause?: unknown; status?: number; code?: string } = {},
-  ) {
+  constructor(message: string, options: { hint?: string; cause?: unknown; status?: number; code?: string } = {}) {
     super(message, options);
     this.status = options.status;
     this.code = options.code;
@@ -56,6 +53,7 @@ export class LockfileError extends PromptlockError {
  * and joined to `PromptlockError` here: `instanceof PromptlockError` holds, as for the others.
  */
 Object.setPrototypeOf(TemplateError.prototype, PromptlockError.prototype);
+
 export { TemplateError };
 
 /** Several independent failures gathered so one bad item does not hide the others. */

@@ -1,36 +1,37 @@
 // The public surface of promptlock (README, "Programmatic API"): sync, generate, check, diff,
 // startServer and defineConfig with their types, and the named errors. Nothing internal: the
 // bundler plugin is promptlock/vite (…/webpack, …/rollup, …/esbuild, …/rspack).
-export { sync, syncWorkspace, generate, check, diff } from './library.js';
+
+export { defineConfig } from './config/define-config.js';
+export type { UserConfig } from './config/types.js';
+export {
+  AggregatePromptlockError,
+  ConfigError,
+  LockfileError,
+  PromptlockError,
+  ServiceError,
+  TemplateError,
+} from './errors.js';
 export type {
-  ProjectOptions,
-  SyncOptions,
-  SyncResult,
-  SyncEvent,
-  SyncWorkspaceOptions,
-  SyncWorkspaceResult,
   AppSyncResult,
-  GenerateOptions,
-  GenerateResult,
   CheckOptions,
   CheckResult,
   DiffOptions,
   DiffResult,
+  GenerateOptions,
+  GenerateResult,
+  ProjectOptions,
   PromptDiff,
+  SyncEvent,
+  SyncOptions,
+  SyncResult,
+  SyncWorkspaceOptions,
+  SyncWorkspaceResult,
 } from './library.js';
-export type { PromptChange } from './sync/types.js';
-export type { FieldDiff } from './sync/diff-prompts.js';
-export { startServer, LOCAL_TEST_KEY } from './server/index.js';
-export type { ServerOptions, RunningServer, ServerStats, FaultKind } from './server/index.js';
-export { defineConfig } from './config/define-config.js';
-export type { UserConfig } from './config/types.js';
+export { check, diff, generate, sync, syncWorkspace } from './library.js';
 export type { Limits } from './limits.js';
-export {
-  PromptlockError,
-  ConfigError,
-  ServiceError,
-  LockfileError,
-  TemplateError,
-  AggregatePromptlockError,
-} from './errors.js';
+export type { FaultKind, RunningServer, ServerOptions, ServerStats } from './server/index.js';
+export { LOCAL_TEST_KEY, startServer } from './server/index.js';
+export type { FieldDiff } from './sync/diff-prompts.js';
+export type { PromptChange } from './sync/types.js';
 export type * from './types.js';

@@ -4,10 +4,11 @@
  * from `env`, and return what the CLI reports. They never print and never exit: failures are the
  * named errors of src/errors.ts, with the exit code the CLI would use in `exitCode`.
  */
-import type { GenerateResult } from './sync/generate.js';
+
 import type { ResolvedConfig } from './config/types.js';
 import { basePackageName, parsePackageName } from './package-name.js';
 import type { PromptDiff } from './sync/diff-prompts.js';
+import type { GenerateResult } from './sync/generate.js';
 import type { SyncEvent, SyncResult } from './sync/types.js';
 
 /** Which project: where its config is, and the environment it runs in. */
@@ -71,7 +72,9 @@ export interface SyncWorkspaceOptions {
 }
 
 /** One app of `syncWorkspace`: its result, or why it failed (the other apps still ran). */
-export type AppSyncResult = { app: string; dir: string; ok: true; result: SyncResult } | { app: string; dir: string; ok: false; error: unknown };
+export type AppSyncResult =
+  | { app: string; dir: string; ok: true; result: SyncResult }
+  | { app: string; dir: string; ok: false; error: unknown };
 
 export interface SyncWorkspaceResult {
   /** Workspace root (absolute). */
@@ -90,13 +93,23 @@ export interface CheckResult {
 
 async function load(options: ProjectOptions): Promise<ResolvedConfig> {
   const { loadConfig } = await import('./config/load-config.js');
-  return loadConfig({ cwd: options.cwd ?? process.cwd(), ...(options.config ? { configPath: options.config } : {}), ...(options.env ? { env: options.env } : {}) });
+  return loadConfig({
+    cwd: options.cwd ?? process.cwd(),
+    ...(options.config ? { configPath: options.config } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
 }
 
 function connector(config: ResolvedConfig) {
   return async () => {
     const { createClient } = await import('./api/index.js');
-    return createClient({ baseUrl: config.baseUrl, apiKey: config.apiKey, concurrency: config.concurrency, timeoutMs: config.timeout, limits: config.limits });
+    return createClient({
+      baseUrl: config.baseUrl,
+      apiKey: config.apiKey,
+      concurrency: config.concurrency,
+      timeoutMs: config.timeout,
+      limits: config.limits,
+    });
   };
 }
 
@@ -127,11 +140,20 @@ export async function syncWorkspace(options: SyncWorkspaceOptions = {}): Promise
     ...(options.env ? { env: options.env } : {}),
     open: (config) => connector(config)(),
     run: (_app, config, connect) =>
-      run({ config, connect, frozen: Boolean(options.frozen), ...(options.withFiles !== undefined ? { withFiles: options.withFiles } : {}) }),
+      run({
+        config,
+        connect,
+        frozen: Boolean(options.frozen),
+        ...(options.withFiles !== undefined ? { withFiles: options.withFiles } : {}),
+      }),
   });
   return {
     root: done.workspace.root,
-    apps: done.outcomes.map((o) => ({ app: o.app.name, dir: o.app.relativeDir, ...(o.ok ? { ok: true as const, result: o.value } : { ok: false as const, error: o.error }) })),
+    apps: done.outcomes.map((o) => ({
+      app: o.app.name,
+      dir: o.app.relativeDir,
+      ...(o.ok ? { ok: true as const, result: o.value } : { ok: false as const, error: o.error }),
+    })),
     requests: done.requests,
   };
 }
@@ -139,9 +161,18 @@ export async function syncWorkspace(options: SyncWorkspaceOptions = {}): Promise
 /** `promptlock generate`: the module from the lockfile and snapshots. No network, no key. */
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const config = await load(options);
-  const [{ generate: run }, { finishInterruptedRun }] = await Promise.all([import('./sync/generate.js'), import('./store/finish-interrupted-run.js')]);
+  const [{ generate: run }, { finishInterruptedRun }] = await Promise.all([
+    import('./sync/generate.js'),
+    import('./store/finish-interrupted-run.js'),
+  ]);
   await finishInterruptedRun(config.rootDir, 'generate');
-  return run({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, rootDir: config.rootDir, force: Boolean(options.force) });
+  return run({
+    lockfilePath: config.lockfilePath,
+    snapshotsDir: config.snapshotsDir,
+    outputPath: config.outputPath,
+    rootDir: config.rootDir,
+    force: Boolean(options.force),
+  });
 }
 
 /** `promptlock check`: writes nothing; every problem found is in `problems` (empty: all agree). */
@@ -166,7 +197,10 @@ export function diffNameFilter(names: readonly string[]): ReadonlySet<string> | 
 /** `promptlock diff`: what `sync` would change, as line diffs of the prompt texts. Writes nothing. */
 export async function diff(options: DiffOptions = {}): Promise<DiffResult> {
   const config = await load(options);
-  const [{ sync: run }, { diffPrompts, formatDiffMarkdown, formatDiffText }] = await Promise.all([import('./sync/sync.js'), import('./sync/diff-prompts.js')]);
+  const [{ sync: run }, { diffPrompts, formatDiffMarkdown, formatDiffText }] = await Promise.all([
+    import('./sync/sync.js'),
+    import('./sync/diff-prompts.js'),
+  ]);
   const names = options.names ?? [];
   const result = await run({ config, connect: connector(config), dryRun: true, ...(names.length ? { names } : {}) });
   const changes = diffPrompts(result.before, result.after, diffNameFilter(names));

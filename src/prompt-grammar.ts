@@ -106,7 +106,8 @@ export function jsonProblem(value: unknown, options: ValidateOptions = {}, root 
     for (let i = keys.length - 1; i >= 0; i--) {
       const name = keys[i]!;
       const path = pathOf(item.path, name);
-      if (name === '__proto__') return { field: path, message: 'the key "__proto__" is not allowed (it would set the prototype of generated objects)' };
+      if (name === '__proto__')
+        return { field: path, message: 'the key "__proto__" is not allowed (it would set the prototype of generated objects)' };
       if (key && name.includes(key)) return keyProblem(path);
       stack.push({ value: record[name], path, depth: item.depth + 1 });
     }
@@ -130,7 +131,10 @@ const PROMPT_FIELDS: ReadonlyArray<[string, Check]> = [
   ['title', string],
   ['description', nullableString],
   ['category', nullableString],
-  ['tags', (v) => (v === undefined || (Array.isArray(v) && v.every((t) => typeof t === 'string')) ? undefined : 'must be an array of strings')],
+  [
+    'tags',
+    (v) => (v === undefined || (Array.isArray(v) && v.every((t) => typeof t === 'string')) ? undefined : 'must be an array of strings'),
+  ],
   ['version', matches((v) => VERSION_PATTERN.test(v), 'a version: "v" and digits ("v0" is the draft)')],
   ['workspaceSlug', (v) => (v === undefined ? undefined : matches(isSlug, 'a workspace slug (a-z 0-9 -)')(v))],
   ['packageName', matches((v) => parsePackageName(v) !== undefined, 'a package name like "@workspace/package:v1"')],
@@ -149,7 +153,13 @@ const CONTEXT_FIELDS: ReadonlyArray<[string, Check]> = [
   ['url', nullableString],
   ['urlFetchedAt', nullableFinite],
   ['fileName', nullableString],
-  ['fileSize', (v) => (v === undefined || v === null || (Number.isSafeInteger(v) && (v as number) >= 0) ? undefined : 'must be a whole number of bytes or null')],
+  [
+    'fileSize',
+    (v) =>
+      v === undefined || v === null || (Number.isSafeInteger(v) && (v as number) >= 0)
+        ? undefined
+        : 'must be a whole number of bytes or null',
+  ],
   ['mimeType', nullableString],
 ];
 
@@ -186,7 +196,11 @@ export function promptProblem(prompt: unknown, options: ValidateOptions = {}): P
   }
   const bytes = Buffer.byteLength(JSON.stringify(prompt));
   if (bytes > limits.promptBytes) {
-    return { field: '(whole prompt)', message: `is ${bytes} bytes, over the limit of ${describeLimit('promptBytes', limits)}`, limit: 'promptBytes' };
+    return {
+      field: '(whole prompt)',
+      message: `is ${bytes} bytes, over the limit of ${describeLimit('promptBytes', limits)}`,
+      limit: 'promptBytes',
+    };
   }
   let placeholders = 0;
   for (const field of TEXT_FIELDS) {

@@ -42,7 +42,13 @@ export async function firstRequestProbe() {
       const start = performance.now();
       const child = spawn(process.execPath, [BIN, ...args], {
         cwd,
-        env: { ...process.env, CI: 'true', NO_COLOR: '1', PROMPTLOCK_API_KEY: 'sk_test_PromptlockLocalTestKey00000000000000000000', ...env },
+        env: {
+          ...process.env,
+          CI: 'true',
+          NO_COLOR: '1',
+          PROMPTLOCK_API_KEY: 'sk_test_PromptlockLocalTestKey00000000000000000000',
+          ...env,
+        },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';

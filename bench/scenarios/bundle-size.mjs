@@ -23,11 +23,32 @@ export async function run({ log = () => {} } = {}) {
       `import { ${fn} } from './src/generated/prompts.js';\n` +
         `console.log(${fn}({ customer_name: 'Ada', count: 3, topics: ['a'], language: 'en' }).content);\n`,
     );
-    const result = await build({ entryPoints: [entry], bundle: true, minify: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'silent' });
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'neutral',
+      write: false,
+      logLevel: 'silent',
+    });
     const bundle = result.outputFiles[0].contents.length;
     const snapshot = readSnapshot(snapshotsDir, PICK);
-    const text = ['content', 'systemPrompt', 'critiquePrompt'].reduce((sum, key) => sum + Buffer.byteLength(snapshot[key] ?? '', 'utf8'), 0);
-    const full = (await build({ entryPoints: [outputPath], bundle: true, minify: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'silent' })).outputFiles[0].contents.length;
+    const text = ['content', 'systemPrompt', 'critiquePrompt'].reduce(
+      (sum, key) => sum + Buffer.byteLength(snapshot[key] ?? '', 'utf8'),
+      0,
+    );
+    const full = (
+      await build({
+        entryPoints: [outputPath],
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'neutral',
+        write: false,
+        logLevel: 'silent',
+      })
+    ).outputFiles[0].contents.length;
     log(`bundle: ${bundle} B for one prompt (text ${text} B); whole module minified ${full} B`);
     return [
       {

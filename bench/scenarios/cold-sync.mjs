@@ -48,7 +48,9 @@ export async function run({ runs = 3, log = () => {} } = {}) {
         throw new Error(`cold sync run ${i + 1}: expected ${PROMPTS} prompts and gets, got ${result.prompts} and ${stats.byRoute.get}`);
       }
       samples.push({ ms, phases, requests: stats.requests });
-      log(`cold sync run ${i + 1}: ${Math.round(ms)} ms (list ${Math.round(phases.list ?? 0)}, fetch ${Math.round(phases.fetch ?? 0)}, write ${Math.round(phases.write ?? 0)})`);
+      log(
+        `cold sync run ${i + 1}: ${Math.round(ms)} ms (list ${Math.round(phases.list ?? 0)}, fetch ${Math.round(phases.fetch ?? 0)}, write ${Math.round(phases.write ?? 0)})`,
+      );
       rmSync(project, { recursive: true, force: true });
     }
 
@@ -59,7 +61,9 @@ export async function run({ runs = 3, log = () => {} } = {}) {
       const gets = await getSequentially(service.url, subset);
       const scaled = list.ms + (gets.ms * list.names.length) / subset.length;
       sequential.push(scaled);
-      log(`sequential run ${i + 1}: list ${Math.round(list.ms)} ms + ${SUBSET} gets ${Math.round(gets.ms)} ms → scaled ${Math.round(scaled)} ms`);
+      log(
+        `sequential run ${i + 1}: list ${Math.round(list.ms)} ms + ${SUBSET} gets ${Math.round(gets.ms)} ms → scaled ${Math.round(scaled)} ms`,
+      );
     }
 
     const pages = Math.ceil(PROMPTS / PAGE_SIZE);

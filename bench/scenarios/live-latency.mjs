@@ -43,7 +43,8 @@ export async function run({ log = () => {} } = {}) {
     for (const name of names) {
       const answer = await live[name](variables);
       const direct = module.prompts[name](variables);
-      if (answer.content !== direct.content || answer.systemPrompt !== direct.systemPrompt) throw new Error(`live and direct renders of ${name} differ`);
+      if (answer.content !== direct.content || answer.systemPrompt !== direct.systemPrompt)
+        throw new Error(`live and direct renders of ${name} differ`);
     }
     const notLive = live.status().filter((s) => s.source !== 'live');
     if (notLive.length > 0) throw new Error(`not served live: ${notLive[0].name}: ${notLive[0].reason}`);

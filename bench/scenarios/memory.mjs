@@ -54,7 +54,9 @@ export async function run({ runs = 3, log = () => {} } = {}) {
       const dir = writeProject(path.join(work, `project-${i}`), { baseUrl: service.url, concurrency: 64 });
       const start = performance.now();
       samples.push(await peakRss(['sync', '--quiet'], dir, hook));
-      log(`sync of ${PROMPTS.toLocaleString('en-US')} prompts run ${i + 1}: peak RSS ${samples[i].toFixed(0)} MB, ${((performance.now() - start) / 1000).toFixed(1)} s`);
+      log(
+        `sync of ${PROMPTS.toLocaleString('en-US')} prompts run ${i + 1}: peak RSS ${samples[i].toFixed(0)} MB, ${((performance.now() - start) / 1000).toFixed(1)} s`,
+      );
       rmSync(dir, { recursive: true, force: true });
     }
     const peak = Math.max(...samples);

@@ -39,7 +39,9 @@ export async function run({ runs = 3, log = () => {} } = {}) {
       const { ms, result } = await runSync(project, { apiKey: keyOf(i) });
       const stats = await service.stats();
       samples.push({ ms, status429: stats.byStatus['429'] ?? 0, requests: stats.requests });
-      log(`rate-limited run ${i + 1}: ${Math.round(ms)} ms, ${stats.requests} requests, ${stats.byStatus['429'] ?? 0} × 429 (client saw ${result.status429})`);
+      log(
+        `rate-limited run ${i + 1}: ${Math.round(ms)} ms, ${stats.requests} requests, ${stats.byStatus['429'] ?? 0} × 429 (client saw ${result.status429})`,
+      );
     }
     const requests = Math.ceil(PROMPTS / PAGE_SIZE) + PROMPTS;
     const windows = Math.ceil(requests / PER_WINDOW);

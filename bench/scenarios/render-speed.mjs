@@ -72,7 +72,10 @@ async function shapeRows(shape, dir, log) {
   });
   for (const i of [0, 7, PROMPTS - 1]) {
     const ours = fns[i](text);
-    if (ours.content !== Mustache.render(templates[i].content, text) || ours.systemPrompt !== Mustache.render(templates[i].systemPrompt, text)) {
+    if (
+      ours.content !== Mustache.render(templates[i].content, text) ||
+      ours.systemPrompt !== Mustache.render(templates[i].systemPrompt, text)
+    ) {
       throw new Error(`render speed (${shape}): the generated function and mustache disagree on prompt ${i}`);
     }
   }
@@ -100,7 +103,9 @@ async function shapeRows(shape, dir, log) {
     MEASURED_SLICES,
   ).typed;
   if (sink === 0) throw new Error('nothing rendered');
-  log(`render ${shape}: generated ${Math.round(rates.generated)} ops/s, mustache ${Math.round(rates.mustache)} ops/s, generated with typed values ${Math.round(rates.typed)} ops/s`);
+  log(
+    `render ${shape}: generated ${Math.round(rates.generated)} ops/s, mustache ${Math.round(rates.mustache)} ops/s, generated with typed values ${Math.round(rates.typed)} ops/s`,
+  );
   const vars = Object.keys(variables).length;
   const scenario = `5 render speed (${PROMPTS} ${shape} prompts, ${vars} variables)`;
   const note = `median of ${MEASURED_SLICES} alternating slices of ${SLICE_MS} ms CPU time after ${WARM_UP_SLICES} warm-up slices each; same string values; outputs checked equal`;
@@ -137,10 +142,7 @@ async function shapeRows(shape, dir, log) {
 export async function run({ log = () => {} } = {}) {
   const work = mkdtempSync(path.join(tmpdir(), 'promptlock-bench-render-'));
   try {
-    return [
-      ...(await shapeRows('short', path.join(work, 'short'), log)),
-      ...(await shapeRows('long', path.join(work, 'long'), log)),
-    ];
+    return [...(await shapeRows('short', path.join(work, 'short'), log)), ...(await shapeRows('long', path.join(work, 'long'), log))];
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -23,7 +23,9 @@ function project(dir, file, text) {
 
 async function nodeFloor() {
   const start = performance.now();
-  await new Promise((resolve, reject) => spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).once('exit', resolve).once('error', reject));
+  await new Promise((resolve, reject) =>
+    spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).once('exit', resolve).once('error', reject),
+  );
   return performance.now() - start;
 }
 
@@ -55,7 +57,9 @@ export async function run({ runs = 3, log = () => {} } = {}) {
     const floor = median(floors);
     const plainRun = await measure(plain);
     const typedRun = await measure(typed);
-    log(`node -e 0: ${Math.round(floor)} ms; init-style config: ${Math.round(plainRun.ms)} ms (${plainRun.cpuMs} ms CPU); TypeScript config: ${Math.round(typedRun.ms)} ms (${typedRun.cpuMs} ms CPU)`);
+    log(
+      `node -e 0: ${Math.round(floor)} ms; init-style config: ${Math.round(plainRun.ms)} ms (${plainRun.cpuMs} ms CPU); TypeScript config: ${Math.round(typedRun.ms)} ms (${typedRun.cpuMs} ms CPU)`,
+    );
     const row = (figure, measured, note) => ({
       scenario: `4 start (${samples} runs, median)`,
       figure,

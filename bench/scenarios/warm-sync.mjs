@@ -25,8 +25,17 @@ async function warmRuns(service, project, runs, label, log) {
     await service.resetStats();
     const { ms, result } = await runSync(project);
     const stats = await service.stats();
-    samples.push({ ms, gets: stats.byRoute.get ?? 0, lists: stats.byRoute.list ?? 0, requests: stats.requests, saved: result.savedByList, written: result.written.length });
-    log(`warm ${label} run ${i + 1}: ${Math.round(ms)} ms, ${stats.byRoute.get ?? 0} gets, ${stats.byRoute.list ?? 0} lists, ${result.written.length} files written`);
+    samples.push({
+      ms,
+      gets: stats.byRoute.get ?? 0,
+      lists: stats.byRoute.list ?? 0,
+      requests: stats.requests,
+      saved: result.savedByList,
+      written: result.written.length,
+    });
+    log(
+      `warm ${label} run ${i + 1}: ${Math.round(ms)} ms, ${stats.byRoute.get ?? 0} gets, ${stats.byRoute.list ?? 0} lists, ${result.written.length} files written`,
+    );
   }
   return samples;
 }
@@ -46,7 +55,11 @@ export async function run({ runs = 3, log = () => {} } = {}) {
   });
   try {
     const names = Array.from({ length: PROMPTS }, (_, i) => nameOf(i));
-    const pinnedProject = writeProject(path.join(work, 'pinned'), { baseUrl: service.url, concurrency: 64, prompts: names.map((n) => `${n}:v1`) });
+    const pinnedProject = writeProject(path.join(work, 'pinned'), {
+      baseUrl: service.url,
+      concurrency: 64,
+      prompts: names.map((n) => `${n}:v1`),
+    });
     const floatingProject = writeProject(path.join(work, 'floating'), { baseUrl: service.url, concurrency: 64 });
     const pinned = await warmRuns(service, pinnedProject, runs, 'pinned', log);
     const floating = await warmRuns(service, floatingProject, runs, 'floating', log);

@@ -90,7 +90,8 @@ async function sample(snapshotsDir, outputPath, index, marker) {
   for (;;) {
     const now = stamp(outputPath);
     if (now !== before && readFileSync(outputPath, 'utf8').includes(marker)) return performance.now() - start;
-    if (performance.now() - start > SAMPLE_TIMEOUT_MS) throw new Error(`the module did not change within ${SAMPLE_TIMEOUT_MS} ms of editing prompt ${index}`);
+    if (performance.now() - start > SAMPLE_TIMEOUT_MS)
+      throw new Error(`the module did not change within ${SAMPLE_TIMEOUT_MS} ms of editing prompt ${index}`);
     await sleep(2);
   }
 }
@@ -126,7 +127,14 @@ export async function run({ runs = 3, log = () => {} } = {}) {
       const latencies = [];
       for (let i = 0; i < SAMPLES; i++) {
         // Spread over the store; a pause lets the previous run's writes and events settle.
-        latencies.push(await sample(snapshotsDir, path.join(project, 'src/generated/prompts.ts'), (i * 37) % PROMPTS, `bench-edit-${label}-${i}-${Date.now()}`));
+        latencies.push(
+          await sample(
+            snapshotsDir,
+            path.join(project, 'src/generated/prompts.ts'),
+            (i * 37) % PROMPTS,
+            `bench-edit-${label}-${i}-${Date.now()}`,
+          ),
+        );
         await sleep(150);
       }
       await watcher.stop();

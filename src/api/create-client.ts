@@ -4,7 +4,7 @@ import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import { maskKey } from '../secrets.js';
 import type { ContextDownload, HealthStatus, Prompt, PromptSummary } from '../types.js';
 import { CLIENT_DEFAULTS, type ClientOptions, type ClientStats } from './client-options.js';
-import { downloadFile, downloadFileTo, type BodySink, type DownloadOptions } from './download-file.js';
+import { type BodySink, type DownloadOptions, downloadFile, downloadFileTo } from './download-file.js';
 import { listAll } from './list-all.js';
 import { readJsonBody } from './read-json-body.js';
 import { contextDownloadSchema, healthSchema, promptSchema } from './schemas.js';
@@ -91,7 +91,9 @@ export function createClient(options: ClientOptions): PromptServiceClient {
       transport.service({
         method: 'POST',
         path: `${basePath}/v1/prompts/get`,
-        body: JSON.stringify(variables && Object.keys(variables).length > 0 ? { package_name: packageName, variables } : { package_name: packageName }),
+        body: JSON.stringify(
+          variables && Object.keys(variables).length > 0 ? { package_name: packageName, variables } : { package_name: packageName },
+        ),
         target: {
           method: 'POST',
           endpoint: '/v1/prompts/get',

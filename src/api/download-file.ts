@@ -1,8 +1,8 @@
 import { isLoopbackHost } from '../config/base-url.js';
 import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
-import { limitText, serviceText } from './service-errors.js';
 import type { AttemptAnswer, BodySink } from './http-attempt.js';
+import { limitText, serviceText } from './service-errors.js';
 import { InvalidBody, type ServiceTransport } from './service-transport.js';
 
 export type { BodySink } from './http-attempt.js';
@@ -27,7 +27,14 @@ export async function downloadFile(
   options: DownloadOptions,
   limits: Readonly<Limits>,
 ): Promise<Uint8Array> {
-  return download(transport, url, options, limits, undefined, (answer) => new Uint8Array(answer.body.buffer, answer.body.byteOffset, answer.body.length));
+  return download(
+    transport,
+    url,
+    options,
+    limits,
+    undefined,
+    (answer) => new Uint8Array(answer.body.buffer, answer.body.byteOffset, answer.body.length),
+  );
 }
 
 /**
@@ -68,7 +75,8 @@ async function download<T>(
       hint: 'Context files are fetched over https, or plain http only from a loopback host (127.0.0.1, ::1, localhost).',
     });
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw refuse(`${parsed.protocol} addresses are not fetched`);
-  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) throw refuse(`plain http:// is fetched only from a loopback host, not ${parsed.hostname}`);
+  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname))
+    throw refuse(`plain http:// is fetched only from a loopback host, not ${parsed.hostname}`);
   if (parsed.username || parsed.password) throw refuse('credentials in the address are not accepted');
 
   const cap = limits.contextFileBytes;
@@ -89,7 +97,12 @@ async function download<T>(
     {
       method: 'GET',
       path: `${parsed.pathname}${parsed.search}`,
-      target: { method: 'GET', endpoint: shown, what: `downloading ${shown}`, notFound: `The context file at ${shown} was not found (404); its address may have expired.` },
+      target: {
+        method: 'GET',
+        endpoint: shown,
+        what: `downloading ${shown}`,
+        notFound: `The context file at ${shown} was not found (404); its address may have expired.`,
+      },
       maxBytes,
       sizeLimit,
       ...(sink ? { sink } : {}),

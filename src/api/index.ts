@@ -1,2 +1,2 @@
-export { createClient } from './create-client.js';
 export type { ClientEvent } from './client-options.js';
+export { createClient } from './create-client.js';

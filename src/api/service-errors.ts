@@ -3,13 +3,13 @@
  * what to do; the key only ever appears masked.
  */
 import { ServiceError } from '../errors.js';
-import { parsePackageName } from '../package-name.js';
 import { describeLimit, type LimitName, type Limits } from '../limits.js';
+import { parsePackageName } from '../package-name.js';
 import { maskKey, redact } from '../secrets.js';
 import { terminalText } from '../terminal-text.js';
+import { pluralise } from '../util/pluralise.js';
 import type { AttemptFailure } from './http-attempt.js';
 import type { ErrorBody } from './schemas.js';
-import { pluralise } from '../util/pluralise.js';
 
 /** What a request was for, as error messages tell it. */
 export interface RequestTarget {
@@ -130,9 +130,10 @@ export function notAServiceError(evidence: string, ctx: ErrorContext): ServiceEr
 /** An answer larger than the limit that applies to it, cut off there. */
 export function tooLargeError(maxBytes: number, sizeLimit: string, target: RequestTarget, ctx: ErrorContext): ServiceError {
   return new ServiceError(
-    redact(`The answer to ${target.method} ${target.endpoint} while ${target.what} is larger than ${maxBytes} bytes, ${sizeLimit}; stopped reading there.`, [
-      ctx.apiKey,
-    ]),
+    redact(
+      `The answer to ${target.method} ${target.endpoint} while ${target.what} is larger than ${maxBytes} bytes, ${sizeLimit}; stopped reading there.`,
+      [ctx.apiKey],
+    ),
     { code: 'too_large', hint: 'Raise the limit in the config if the service is trusted and the answer is expected to be this large.' },
   );
 }
@@ -153,7 +154,9 @@ export function serviceText(text: string | undefined, max: number): string | und
 export function invalidBodyError(problem: string, target: RequestTarget, ctx: ErrorContext, attempts: number): ServiceError {
   const subject = target.packageName ? ` for ${target.packageName}` : '';
   return new ServiceError(
-    redact(`The service answered ${target.method} ${target.endpoint}${subject} with an invalid body: ${serviceText(problem, 500)}.`, [ctx.apiKey]),
+    redact(`The service answered ${target.method} ${target.endpoint}${subject} with an invalid body: ${serviceText(problem, 500)}.`, [
+      ctx.apiKey,
+    ]),
     {
       code: 'invalid_response',
       hint: `Gave up after ${pluralise(attempts, 'attempt')}. Check that baseUrl points at the prompt service.`,

@@ -1,15 +1,23 @@
-import { Agent, Pool, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, Pool } from 'undici';
 import { ServiceError } from '../errors.js';
+import type { Limits } from '../limits.js';
 import { redact } from '../secrets.js';
 import { VERSION } from '../version.js';
-import type { Limits } from '../limits.js';
 import { backoffDelay, rateLimitedWait, sleep } from './backoff.js';
 import { CLIENT_DEFAULTS, type ClientEvent, type ClientStats, type RetryReason } from './client-options.js';
 import { ConcurrencyLimiter } from './concurrency-limiter.js';
-import { type AttemptFailure, httpAttempt, type AttemptAnswer, type BodySink } from './http-attempt.js';
+import { type AttemptAnswer, type AttemptFailure, type BodySink, httpAttempt } from './http-attempt.js';
 import { RateLimitPacer, readRateLimit } from './rate-limit-pacer.js';
 import { readErrorBody } from './schemas.js';
-import { failureError, httpError, invalidBodyError, notAServiceError, tooLargeError, type ErrorContext, type RequestTarget } from './service-errors.js';
+import {
+  type ErrorContext,
+  failureError,
+  httpError,
+  invalidBodyError,
+  notAServiceError,
+  type RequestTarget,
+  tooLargeError,
+} from './service-errors.js';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -175,7 +183,10 @@ export class ServiceTransport {
         final = () => httpError(seen.status, readErrorBody(parseJson(seen.body)), target, this.errorContext, attempt);
       } else if (answer!.status >= 300) {
         const status = answer!.status;
-        throw this.latch(httpError(status, readErrorBody(parseJson(answer!.body)), target, this.errorContext, attempt), paced && (status === 401 || status === 403));
+        throw this.latch(
+          httpError(status, readErrorBody(parseJson(answer!.body)), target, this.errorContext, attempt),
+          paced && (status === 401 || status === 403),
+        );
       } else if (paced && isHtml(answer!)) {
         throw this.latch(notAServiceError(`${exchange.method} ${target.endpoint} answered an HTML page`, this.errorContext), true);
       } else {
@@ -229,10 +240,11 @@ export class ServiceTransport {
       why === '429'
         ? `The service answered 429 (rate limit exceeded) and asks to wait ${seconds} s`
         : `The service's rate limit is used up for another ${seconds} s`;
-    return new ServiceError(
-      redact(`${what} while ${target.what}; promptlock waits at most ${limit} s.`, [this.options.apiKey]),
-      { status: 429, code: 'rate_limit_exceeded', hint: 'Try again after the rate limit window resets, or ask for a higher limit.' },
-    );
+    return new ServiceError(redact(`${what} while ${target.what}; promptlock waits at most ${limit} s.`, [this.options.apiKey]), {
+      status: 429,
+      code: 'rate_limit_exceeded',
+      hint: 'Try again after the rate limit window resets, or ask for a higher limit.',
+    });
   }
 
   private latch(error: ServiceError, fatal: boolean): ServiceError {

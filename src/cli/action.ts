@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { commandContext, type CliIO, type CommandContext } from './context.js';
+import { type CliIO, type CommandContext, commandContext } from './context.js';
 import { jsonFailure, reportError } from './format-error.js';
 
 /** Shared state of one `runCli` call: where to write, and the exit code the action settled on. */

@@ -1,13 +1,16 @@
 import type { SyncEvent } from '../sync/types.js';
 import { terminalText } from '../terminal-text.js';
-import type { CommandContext } from './context.js';
 import { pluralise } from '../util/pluralise.js';
+import type { CommandContext } from './context.js';
 
 /**
  * Progress of a sync: a live bar on a terminal, plain lines otherwise (CI, pipes), nothing with
  * --quiet or --json. Returns the event handler and a `stop` that clears the bar.
  */
-export async function createProgress(ctx: CommandContext, verb = 'Fetching'): Promise<{ onEvent: (e: SyncEvent) => void; stop: () => void }> {
+export async function createProgress(
+  ctx: CommandContext,
+  verb = 'Fetching',
+): Promise<{ onEvent: (e: SyncEvent) => void; stop: () => void }> {
   if (ctx.globals.quiet || ctx.globals.json) return { onEvent: () => {}, stop: () => {} };
   if (ctx.interactive) {
     const { default: cliProgress } = await import('cli-progress');

@@ -1,8 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import type { CliRuntime } from './action.js';
-import type { CliIO } from './context.js';
-import { jsonFailure } from './format-error.js';
 import { registerAdd, registerRemove } from './commands/add.js';
 import { registerCheck } from './commands/check.js';
 import { registerDiff } from './commands/diff.js';
@@ -11,6 +9,8 @@ import { registerInit } from './commands/init.js';
 import { registerServe } from './commands/serve.js';
 import { registerSync } from './commands/sync.js';
 import { registerWatch } from './commands/watch.js';
+import type { CliIO } from './context.js';
+import { jsonFailure } from './format-error.js';
 
 function defaultIO(): CliIO {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
@@ -18,15 +18,40 @@ function defaultIO(): CliIO {
 
 /** Two or three typical uses of each command, printed under its --help. */
 const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
-  init: ['promptlock init                     # prompts.config.ts + "prepare" and "prompts:sync" scripts', 'promptlock init --no-package-json   # print the scripts instead of editing package.json'],
-  sync: ['promptlock sync                     # everything the config asks for', 'promptlock sync @acme/support-reply  # only this prompt', 'promptlock sync --frozen            # CI: exactly what the lockfile says'],
-  generate: ['promptlock generate                 # the module from lockfile + snapshots, no network', 'promptlock generate --json', 'promptlock check || promptlock generate   # an edited or deleted module is always rebuilt'],
-  check: ['promptlock check                    # CI: lockfile, snapshots and module agree, module type-checks', 'promptlock check --remote           # also compare the lockfile with the service'],
-  diff: ['promptlock diff                     # what sync would change; breaking changes first', 'promptlock diff --format markdown > prompt-changes.md   # a PR comment', 'promptlock diff --json | jq \'.changes[] | select(.breaking)\''],
-  watch: ['promptlock watch                    # regenerate on edits, poll the service every watchInterval s', 'promptlock watch --interval 5 --rate-limit 300'],
+  init: [
+    'promptlock init                     # prompts.config.ts + "prepare" and "prompts:sync" scripts',
+    'promptlock init --no-package-json   # print the scripts instead of editing package.json',
+  ],
+  sync: [
+    'promptlock sync                     # everything the config asks for',
+    'promptlock sync @acme/support-reply  # only this prompt',
+    'promptlock sync --frozen            # CI: exactly what the lockfile says',
+  ],
+  generate: [
+    'promptlock generate                 # the module from lockfile + snapshots, no network',
+    'promptlock generate --json',
+    'promptlock check || promptlock generate   # an edited or deleted module is always rebuilt',
+  ],
+  check: [
+    'promptlock check                    # CI: lockfile, snapshots and module agree, module type-checks',
+    'promptlock check --remote           # also compare the lockfile with the service',
+  ],
+  diff: [
+    'promptlock diff                     # what sync would change; breaking changes first',
+    'promptlock diff --format markdown > prompt-changes.md   # a PR comment',
+    "promptlock diff --json | jq '.changes[] | select(.breaking)'",
+  ],
+  watch: [
+    'promptlock watch                    # regenerate on edits, poll the service every watchInterval s',
+    'promptlock watch --interval 5 --rate-limit 300',
+  ],
   add: ['promptlock add @acme/support-reply  # add to the config and sync it', 'promptlock add @acme/onboarding:v3 --no-sync'],
   remove: ['promptlock remove @acme/onboarding', 'promptlock remove @acme/onboarding --no-sync'],
-  serve: ['promptlock serve --dir prompts --port 0          # serve a synced project\'s snapshots', 'promptlock serve --dir examples/workspace --key acme=sk_test_…   # a key for one workspace', 'promptlock serve --limit-per-minute 5 --minute-ms 2000 --verbose   # tight limits, access log'],
+  serve: [
+    "promptlock serve --dir prompts --port 0          # serve a synced project's snapshots",
+    'promptlock serve --dir examples/workspace --key acme=sk_test_…   # a key for one workspace',
+    'promptlock serve --limit-per-minute 5 --minute-ms 2000 --verbose   # tight limits, access log',
+  ],
 };
 
 function buildProgram(runtime: CliRuntime): Command {
@@ -85,7 +110,9 @@ export async function runCli(argv: readonly string[], io: CliIO = defaultIO()): 
       // --help and --version end here with code 0; usage errors are already printed on stderr.
       if (error.exitCode === 0) return 0;
       if (argv.includes('--json')) {
-        io.stdout.write(`${JSON.stringify(jsonFailure(argv.find((a) => !a.startsWith('-')) ?? '', 2, { message: error.message.replace(/^error: /, ''), code: 'usage' }), null, 2)}\n`);
+        io.stdout.write(
+          `${JSON.stringify(jsonFailure(argv.find((a) => !a.startsWith('-')) ?? '', 2, { message: error.message.replace(/^error: /, ''), code: 'usage' }), null, 2)}\n`,
+        );
       }
       return 2;
     }

@@ -43,9 +43,5 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * the comment, and lone surrogates (which UTF-8 cannot store) become U+FFFD.
  */
 export function docText(text: string): string {
-  return text
-    .replace(LONE_SURROGATE, '\uFFFD')
-    .replace(LINE_BREAKS, ' ')
-    .replace(/\*\//g, '*\\/')
-    .trim();
+  return text.replace(LONE_SURROGATE, '\uFFFD').replace(LINE_BREAKS, ' ').replace(/\*\//g, '*\\/').trim();
 }

@@ -58,10 +58,15 @@ export function functionNames(packageNames: readonly string[], recorded: Readonl
     const name = recorded.get(packageName);
     if (name === undefined) continue;
     const problem = exportNameProblem(name);
-    if (problem) throw new LockfileError(`The export name ${JSON.stringify(name)} of ${packageName} ${problem}.`, { hint: 'Fix or remove its "exportName" in the lockfile; `promptlock sync` then names it.' });
+    if (problem)
+      throw new LockfileError(`The export name ${JSON.stringify(name)} of ${packageName} ${problem}.`, {
+        hint: 'Fix or remove its "exportName" in the lockfile; `promptlock sync` then names it.',
+      });
     if (taken.has(name)) {
       const other = [...out].find(([, n]) => n === name)![0];
-      throw new LockfileError(`${packageName} and ${other} have the same export name ${JSON.stringify(name)}.`, { hint: 'Remove the "exportName" of one of them in the lockfile; `promptlock sync` then names it.' });
+      throw new LockfileError(`${packageName} and ${other} have the same export name ${JSON.stringify(name)}.`, {
+        hint: 'Remove the "exportName" of one of them in the lockfile; `promptlock sync` then names it.',
+      });
     }
     taken.add(name);
     out.set(packageName, name);
@@ -77,13 +82,15 @@ export function functionNames(packageNames: readonly string[], recorded: Readonl
     set.add(workspace);
     workspacesByName.set(name, set);
   }
-  const candidates: Candidate[] = base.filter(({ packageName }) => !out.has(packageName)).map(({ packageName, workspace, name }) => {
-    // Shared by another workspace, or taken by a recorded name: the newcomer gets the prefix.
-    const prefixed = workspacesByName.get(name)!.size > 1 || taken.has(fixIdentifier(name).name);
-    const wanted = prefixed ? camelCase(`${workspace}-${name}`) : name;
-    const fixed = fixIdentifier(wanted);
-    return { packageName, name: fixed.name, rank: prefixed || fixed.fixed ? 1 : 0 };
-  });
+  const candidates: Candidate[] = base
+    .filter(({ packageName }) => !out.has(packageName))
+    .map(({ packageName, workspace, name }) => {
+      // Shared by another workspace, or taken by a recorded name: the newcomer gets the prefix.
+      const prefixed = workspacesByName.get(name)!.size > 1 || taken.has(fixIdentifier(name).name);
+      const wanted = prefixed ? camelCase(`${workspace}-${name}`) : name;
+      const fixed = fixIdentifier(wanted);
+      return { packageName, name: fixed.name, rank: prefixed || fixed.fixed ? 1 : 0 };
+    });
   candidates.sort((a, b) => a.rank - b.rank || (a.packageName < b.packageName ? -1 : a.packageName > b.packageName ? 1 : 0));
 
   for (const candidate of candidates) {

@@ -7,7 +7,7 @@
  * prompts a schema parse was the largest cost of `generate` after the file reads.
  */
 import { LockfileError } from '../errors.js';
-import { PROMPT_FIELD_ORDER, TEXT_FIELDS, type Prompt, type TextField } from '../types.js';
+import { PROMPT_FIELD_ORDER, type Prompt, TEXT_FIELDS, type TextField } from '../types.js';
 import { sortKeysDeep } from '../util/sort-keys-deep.js';
 
 /** Order of the returned object's keys: the spec's, then any extra field sorted. */
@@ -20,8 +20,14 @@ type Check = (value: unknown) => boolean;
 const isString: Check = (value) => typeof value === 'string';
 const isNumber: Check = (value) => typeof value === 'number';
 const isObject: Check = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
-const optional = (check: Check): Check => (value) => value === undefined || check(value);
-const nullable = (check: Check): Check => (value) => value === undefined || value === null || check(value);
+const optional =
+  (check: Check): Check =>
+  (value) =>
+    value === undefined || check(value);
+const nullable =
+  (check: Check): Check =>
+  (value) =>
+    value === undefined || value === null || check(value);
 
 /** What each typed field must hold, as the message says it. */
 const FIELDS: ReadonlyArray<[string, Check, string]> = [
@@ -37,7 +43,11 @@ const FIELDS: ReadonlyArray<[string, Check, string]> = [
   ['content', isString, 'a string'],
   ['critiquePrompt', nullable(isString), 'a string or null'],
   ['context', optional(Array.isArray), 'an array'],
-  ['metadata', optional((v) => isObject(v) && optional(isNumber)((v as Record<string, unknown>).createdAt)), 'an object with a numeric "createdAt"'],
+  [
+    'metadata',
+    optional((v) => isObject(v) && optional(isNumber)((v as Record<string, unknown>).createdAt)),
+    'an object with a numeric "createdAt"',
+  ],
 ];
 
 const CONTEXT_FIELDS: ReadonlyArray<[string, Check, string]> = [

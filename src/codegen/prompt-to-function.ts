@@ -3,9 +3,10 @@
  * has no variables), the presence check, and the returned object with its texts precompiled.
  * As TypeScript, as JavaScript, or as its declaration for a `.d.ts` file.
  */
-import { PROMPT_FIELD_ORDER, promptTexts, type Prompt, type TextField } from '../types.js';
-import { listVariables, type Variable, type VariableType } from '../template/index.js';
+
 import type { LockEntry } from '../store/lockfile-format.js';
+import { listVariables, type Variable, type VariableType } from '../template/index.js';
+import { PROMPT_FIELD_ORDER, type Prompt, promptTexts, type TextField } from '../types.js';
 import { compileText } from './compile-text.js';
 import { docText, jsonLiteral, propertyKey, stringLiteral } from './escape.js';
 import type { OmittableField } from './module-format.js';
@@ -69,7 +70,11 @@ export interface FunctionSource {
 }
 
 /** The source of the exported function `functionName` for one prompt. */
-export function promptToFunction(item: CodegenPrompt, functionName: string, options: FunctionOptions = { file: 'ts', omit: [] }): FunctionSource {
+export function promptToFunction(
+  item: CodegenPrompt,
+  functionName: string,
+  options: FunctionOptions = { file: 'ts', omit: [] },
+): FunctionSource {
   const { name, prompt } = item;
   const { file, omit } = options;
   // Every variable of every text, omitted texts too: the function's signature is the prompt's
@@ -82,10 +87,16 @@ export function promptToFunction(item: CodegenPrompt, functionName: string, opti
   const fields = promptFields(prompt, name).filter(([key]) => !omitted.has(key) && (omit.length === 0 || FIELD_ORDER_SET.has(key)));
   const doc = functionDoc(item);
   if (file === 'dts') {
-    return { source: `${doc}\nexport declare function ${functionName}(${parameter(variables)}): RenderedPrompt;`, values: false, join: false };
+    return {
+      source: `${doc}\nexport declare function ${functionName}(${parameter(variables)}): RenderedPrompt;`,
+      values: false,
+      join: false,
+    };
   }
   const typed = file === 'ts';
-  const signature = typed ? `${functionName}(${parameter(variables)}): RenderedPrompt` : `${functionName}(${variables.length > 0 ? 'variables' : ''})`;
+  const signature = typed
+    ? `${functionName}(${parameter(variables)}): RenderedPrompt`
+    : `${functionName}(${variables.length > 0 ? 'variables' : ''})`;
   const body: string[] = [];
   let join = false;
   for (const [key, value] of fields) {

@@ -24,7 +24,10 @@ export function runtimeSource(): string {
     });
   }
   const text = readFileSync(file, 'utf8');
-  cached = `${text.replace(/^\/\*\*[\s\S]*?\*\/\s*/, '').replace(/\r\n/g, '\n').trimEnd()}\n`;
+  cached = `${text
+    .replace(/^\/\*\*[\s\S]*?\*\/\s*/, '')
+    .replace(/\r\n/g, '\n')
+    .trimEnd()}\n`;
   return cached;
 }
 
@@ -89,7 +92,11 @@ function toJavaScript(text: string): string {
     compilerOptions: { target: typescript.ScriptTarget.ES2022, module: typescript.ModuleKind.ESNext, removeComments: false },
   });
   // The helper alone is a script to the compiler, which marks it strict; a module already is.
-  const out = outputText.replace(/\r\n/g, '\n').replace(/^"use strict";\n/, '').replace(/\n*export \{\};\s*$/, '').trimEnd();
+  const out = outputText
+    .replace(/\r\n/g, '\n')
+    .replace(/^"use strict";\n/, '')
+    .replace(/\n*export \{\};\s*$/, '')
+    .trimEnd();
   transpiled.set(text, out);
   return out;
 }

@@ -4,8 +4,7 @@ import { isIP } from 'node:net';
 export const DEFAULT_BASE_URL = 'https://api.baytos.ai';
 
 /** What `baseUrl` may be, in the words error messages use. */
-export const BASE_URL_ALLOWED =
-  'an https:// URL (http:// only for loopback hosts: 127.0.0.0/8, ::1, localhost)';
+export const BASE_URL_ALLOWED = 'an https:// URL (http:// only for loopback hosts: 127.0.0.0/8, ::1, localhost)';
 
 /**
  * True for hosts whose traffic never leaves the machine, so a key sent over plain http cannot be

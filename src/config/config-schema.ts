@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_LIMITS, LIMIT_NAMES, type LimitName } from '../limits.js';
-import { BASE_URL_ALLOWED, DEFAULT_BASE_URL, baseUrlProblem } from './base-url.js';
+import { BASE_URL_ALLOWED, baseUrlProblem, DEFAULT_BASE_URL } from './base-url.js';
 import { PROMPT_ENTRY_ALLOWED, promptEntryProblems } from './prompt-entry.js';
 
 /**
@@ -52,7 +52,10 @@ export const configSchema = z.strictObject({
       }
     })
     .default([]),
-  workspace: z.string().regex(/^[a-z0-9-]+$/).optional(),
+  workspace: z
+    .string()
+    .regex(/^[a-z0-9-]+$/)
+    .optional(),
   snapshots: path.default('prompts'),
   lockfile: path.default('prompts.lock.json'),
   // Not `.d.ts`: that is the declaration file a `.js` output gets beside it.

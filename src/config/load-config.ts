@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { ConfigError } from '../errors.js';
-import { WORK_DIR_NAME } from '../store/work-dir.js';
 import { apiKeyFromEnv } from '../secrets.js';
+import { WORK_DIR_NAME } from '../store/work-dir.js';
 import { BASE_URL_ALLOWED, baseUrlProblem } from './base-url.js';
 import { describeValue } from './describe-value.js';
 import { parseUserConfig } from './parse-user-config.js';
@@ -82,9 +82,15 @@ function requireInsideProject(option: string, value: string, resolved: string, r
   if (!outside && !own) return;
   throw new ConfigError(
     `Invalid value for option "${option}" in ${where}: ${describeValue(value)} ${
-      own ? `is inside promptlock's own ${WORK_DIR_NAME} folder` : relative === '' ? 'is the project folder itself' : `is outside the project folder ${rootDir}`
+      own
+        ? `is inside promptlock's own ${WORK_DIR_NAME} folder`
+        : relative === ''
+          ? 'is the project folder itself'
+          : `is outside the project folder ${rootDir}`
     }.`,
-    { hint: `Use a path inside the project (relative to ${rootDir}), such as ${option === 'snapshots' ? '"prompts"' : option === 'lockfile' ? '"prompts.lock.json"' : '"src/generated/prompts.ts"'}.` },
+    {
+      hint: `Use a path inside the project (relative to ${rootDir}), such as ${option === 'snapshots' ? '"prompts"' : option === 'lockfile' ? '"prompts.lock.json"' : '"src/generated/prompts.ts"'}.`,
+    },
   );
 }
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { editDistance } from '../util/edit-distance.js';
 import { formatPath } from '../util/format-path.js';
-import { OPTION_ALLOWED, OPTION_NAMES, configSchema, type OptionName, type ParsedConfig } from './config-schema.js';
+import { configSchema, OPTION_ALLOWED, OPTION_NAMES, type OptionName, type ParsedConfig } from './config-schema.js';
 import { describeValue } from './describe-value.js';
 
 /**
@@ -13,10 +13,9 @@ import { describeValue } from './describe-value.js';
 export function parseUserConfig(raw: unknown, where: string): ParsedConfig {
   if (raw === null || raw === undefined) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ConfigError(
-      `${where} must export a config object, got ${describeValue(raw)}.`,
-      { hint: 'Write `export default defineConfig({ … })` (or a JSON object).' },
-    );
+    throw new ConfigError(`${where} must export a config object, got ${describeValue(raw)}.`, {
+      hint: 'Write `export default defineConfig({ … })` (or a JSON object).',
+    });
   }
   // The key editors read to find the JSON Schema (`init --format json` writes it): not an option.
   if (typeof (raw as { $schema?: unknown }).$schema === 'string') {

@@ -4,8 +4,8 @@
  * what it asks sync for (the selector normalised: `v0` is `draft`, a glob floats at `latest`).
  */
 import { ConfigError } from '../errors.js';
-import { maskKeysIn } from '../secrets.js';
 import { basePackageName, isSelector, parsePackageName, type Selector } from '../package-name.js';
+import { maskKeysIn } from '../secrets.js';
 
 /** One entry of the `prompts` option: an exact package or every package of a workspace. */
 export interface PromptEntry {

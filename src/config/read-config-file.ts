@@ -70,7 +70,10 @@ async function settle(
     const lines = (error instanceof Error ? error.message : String(error)).split('\n');
     // cosmiconfig's JSON errors say "JSON Error in <file>:" first and the reason after.
     const first = /^JSON Error in /.test(lines[0]!) && lines[1] ? lines[1] : lines[0]!;
-    const reason = first.replace(/^(?:Error: )?ParseError: /, '').replace(/ while parsing '.*'$/s, '').trim();
+    const reason = first
+      .replace(/^(?:Error: )?ParseError: /, '')
+      .replace(/ while parsing '.*'$/s, '')
+      .trim();
     const at = path.isAbsolute(where) ? await locate(error, where) : undefined;
     const place = at ? `${where}:${at.line}:${at.column}` : where;
     throw new ConfigError(`Could not load config file ${place}: ${reason}${at?.frame ? `\n${at.frame}` : ''}`, {
@@ -242,9 +245,11 @@ const loadModule: Loader = async (filepath, content) => {
 };
 
 /** `import { defineConfig } from 'promptlock'` (or `import type …`) on a line of its own. */
-const PROMPTLOCK_IMPORT = /^[ \t]*import[ \t]+(?:type[ \t]+)?\{[ \t]*(?:type[ \t]+)?defineConfig[ \t]*\}[ \t]*from[ \t]*(['"])promptlock\1[ \t]*;?[ \t]*$/m;
+const PROMPTLOCK_IMPORT =
+  /^[ \t]*import[ \t]+(?:type[ \t]+)?\{[ \t]*(?:type[ \t]+)?defineConfig[ \t]*\}[ \t]*from[ \t]*(['"])promptlock\1[ \t]*;?[ \t]*$/m;
 /** Anything that needs a module system or the file's own location: such configs go through jiti. */
-const NEEDS_JITI = /\bimport\b|\brequire\b|\bexport\b(?![ \t]+default\b)|__dirname|__filename|\bdefineConfig[ \t]*=|\b__promptlockDefault\b/;
+const NEEDS_JITI =
+  /\bimport\b|\brequire\b|\bexport\b(?![ \t]+default\b)|__dirname|__filename|\bdefineConfig[ \t]*=|\b__promptlockDefault\b/;
 const AsyncFunction = (async () => undefined).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<unknown>;
 
 /**
@@ -263,7 +268,10 @@ export async function loadPlainConfig(content: string): Promise<{ ok: true; valu
   if (exports.length !== 1 || NEEDS_JITI.test(body.replace(/\bexport[ \t]+default\b/, ''))) return { ok: false };
   let run: (...values: unknown[]) => Promise<unknown>;
   try {
-    run = new AsyncFunction('defineConfig', `"use strict";let __promptlockDefault;\n${body.replace(/\bexport[ \t]+default\b/, '__promptlockDefault =')}\n;return __promptlockDefault;`);
+    run = new AsyncFunction(
+      'defineConfig',
+      `"use strict";let __promptlockDefault;\n${body.replace(/\bexport[ \t]+default\b/, '__promptlockDefault =')}\n;return __promptlockDefault;`,
+    );
   } catch {
     return { ok: false }; // not plain JavaScript (TypeScript syntax): jiti transpiles it
   }

@@ -1,4 +1,4 @@
 // `promptlock init`: the starter config and the package scripts (the prompts-list editors of
 // `add`/`remove` are in config/edit/).
-export { initProject, type InitResult } from './init-project.js';
+export { type InitResult, initProject } from './init-project.js';
 export { addPackageScripts } from './package-scripts.js';

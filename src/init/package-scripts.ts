@@ -1,5 +1,5 @@
-import { ConfigError } from '../errors.js';
 import { detectJsonStyle, stringifyJson } from '../config/edit/json-style.js';
+import { ConfigError } from '../errors.js';
 
 /**
  * The `prepare` command. A production install (`npm ci --omit=dev`) has no devDependency, so no
@@ -7,8 +7,7 @@ import { detectJsonStyle, stringifyJson } from '../config/edit/json-style.js';
  * When promptlock is installed the guard fails on purpose and `promptlock generate` runs, so its
  * failures fail the install. Plain `node -e` and `||` work in sh and in cmd.exe alike.
  */
-export const PREPARE_SCRIPT =
-  `node -e "try{require.resolve('promptlock/package.json');process.exit(1)}catch{console.log('promptlock is not installed (production install): skipping promptlock generate')}" || promptlock generate`;
+export const PREPARE_SCRIPT = `node -e "try{require.resolve('promptlock/package.json');process.exit(1)}catch{console.log('promptlock is not installed (production install): skipping promptlock generate')}" || promptlock generate`;
 
 /** What `prepare` was before the guard: found in existing projects and upgraded in place. */
 const LEGACY_PREPARE = 'promptlock generate';
@@ -67,7 +66,9 @@ export function addPackageScripts(text: string, where: string): ScriptsEdit {
     });
   }
   if (typeof root !== 'object' || root === null || Array.isArray(root)) {
-    throw new ConfigError(`${where} is not a JSON object.`, { hint: 'Run promptlock init --no-package-json to print the scripts instead.' });
+    throw new ConfigError(`${where} is not a JSON object.`, {
+      hint: 'Run promptlock init --no-package-json to print the scripts instead.',
+    });
   }
   const pkg = root as Record<string, unknown>;
   const current = pkg.scripts ?? {};

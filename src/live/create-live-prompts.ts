@@ -14,12 +14,12 @@ import { promptSchema } from '../api/schemas.js';
 import { baseUrlProblem, DEFAULT_BASE_URL } from '../config/base-url.js';
 import { ConfigError, PromptlockError } from '../errors.js';
 import { apiKeyFromEnv, maskKey } from '../secrets.js';
-import { decodeLockfile, type Lockfile, type LockEntry } from '../store/lockfile-format.js';
+import { decodeLockfile, type LockEntry, type Lockfile } from '../store/lockfile-format.js';
 import { parseTemplate, renderTemplate, type Segment, type VariableType } from '../template/index.js';
 import { DEFAULT_BUDGET_SHARE, DEFAULT_LIMIT_PER_MINUTE, RequestWindow } from '../util/poll-budget.js';
 import { incompatibility } from './compatibility.js';
-import { fetchLivePrompt, type FetchTarget } from './fetch-live.js';
-import { memoryStore, type LiveStore, type StoredPrompt } from './store.js';
+import { type FetchTarget, fetchLivePrompt } from './fetch-live.js';
+import { type LiveStore, memoryStore, type StoredPrompt } from './store.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: any function of the generated map
 type AnyPrompt = (...args: any[]) => unknown;
@@ -173,7 +173,8 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
 
   const states = new Map<string, PromptState>();
   for (const [name, fn] of Object.entries(prompts)) {
-    if (typeof fn !== 'function') throw new TypeError(`createLivePrompts: prompts[${JSON.stringify(name)}] is not a generated prompt function.`);
+    if (typeof fn !== 'function')
+      throw new TypeError(`createLivePrompts: prompts[${JSON.stringify(name)}] is not a generated prompt function.`);
     states.set(name, setUp(name, fn, lockfile, options.drafts === true));
   }
 
@@ -183,7 +184,10 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
   function storeFailed(error: unknown): void {
     if (storeFailingSince !== undefined) return;
     storeFailingSince = Date.now();
-    emit({ type: 'store-error', message: `The live prompts store failed; using this process's memory until it answers again: ${(error as Error)?.message ?? String(error)}` });
+    emit({
+      type: 'store-error',
+      message: `The live prompts store failed; using this process's memory until it answers again: ${(error as Error)?.message ?? String(error)}`,
+    });
   }
 
   function storeKey(state: PromptState): string {
@@ -371,7 +375,8 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
       await Promise.race([startRefresh(state), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
       clearTimeout(timer);
       state.answered = true;
-      if (!state.live && state.inflight) state.reason = `no answer within ${timeoutMs} ms yet; serving the committed snapshot ${state.snapshotVersion}`;
+      if (!state.live && state.inflight)
+        state.reason = `no answer within ${timeoutMs} ms yet; serving the committed snapshot ${state.snapshotVersion}`;
     } else if (Date.now() >= state.nextCheckAt && !state.inflight) {
       void startRefresh(state);
     }
@@ -413,9 +418,7 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
 function checkedValues(state: PromptState, variables: unknown): Record<string, unknown> {
   if (state.committed.size === 0) return {};
   if (variables === null || typeof variables !== 'object') {
-    throw new TypeError(
-      `Prompt "${state.name}" takes its variables as an object, got ${variables === null ? 'null' : typeof variables}.`,
-    );
+    throw new TypeError(`Prompt "${state.name}" takes its variables as an object, got ${variables === null ? 'null' : typeof variables}.`);
   }
   const values = variables as Record<string, unknown>;
   for (const name of state.committed.keys()) {
@@ -463,7 +466,12 @@ function setUp(name: string, fn: AnyPrompt, lockfile: Lockfile, drafts: boolean)
     if (!entry) notFollowed = `the lockfile has no entry for ${name}; pass the lockfile the module was generated from`;
     else if (entry.version !== snapshotVersion) {
       notFollowed = `the lockfile locks ${entry.version} but the module was generated from ${snapshotVersion}; run \`promptlock generate\``;
-    } else if (!sameNames(entry.variables.map((v) => v.name), names)) {
+    } else if (
+      !sameNames(
+        entry.variables.map((v) => v.name),
+        names,
+      )
+    ) {
       notFollowed = "the lockfile's variables differ from the module's; run `promptlock generate`";
     } else if (selector !== null && !FLOATING.has(selector)) notFollowed = `pinned to ${selector}: never followed`;
     else if (selector === 'draft' && !drafts) notFollowed = 'locked at :draft; pass { drafts: true } to follow drafts';
@@ -514,7 +522,9 @@ function findUp(name: string): string | undefined {
 function positive(name: string, value: number | undefined, fallback: number, allowZero = false): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new ConfigError(`Invalid value for option "${name}" of createLivePrompts: expected a ${allowZero ? 'non-negative' : 'positive'} number, got ${String(value)}.`);
+    throw new ConfigError(
+      `Invalid value for option "${name}" of createLivePrompts: expected a ${allowZero ? 'non-negative' : 'positive'} number, got ${String(value)}.`,
+    );
   }
   return value;
 }
@@ -522,7 +532,9 @@ function positive(name: string, value: number | undefined, fallback: number, all
 function share(value: number | undefined): number {
   if (value === undefined) return DEFAULT_BUDGET_SHARE;
   if (typeof value !== 'number' || !(value > 0 && value <= 1)) {
-    throw new ConfigError(`Invalid value for option "budgetShare" of createLivePrompts: expected a fraction in (0, 1], got ${String(value)}.`);
+    throw new ConfigError(
+      `Invalid value for option "budgetShare" of createLivePrompts: expected a fraction in (0, 1], got ${String(value)}.`,
+    );
   }
   return value;
 }

@@ -5,7 +5,7 @@
 import type { Dispatcher } from 'undici';
 import { retryAfterMs } from '../api/backoff.js';
 import { type AttemptFailure, httpAttempt } from '../api/http-attempt.js';
-import { readRateLimit, type RateLimitReading } from '../api/rate-limit-pacer.js';
+import { type RateLimitReading, readRateLimit } from '../api/rate-limit-pacer.js';
 import { readErrorBody, unwrapEnvelope } from '../api/schemas.js';
 import { redact } from '../secrets.js';
 import { VERSION } from '../version.js';
@@ -73,7 +73,13 @@ export async function fetchLivePrompt(target: FetchTarget, packageName: string):
     let wait = retryAfterMs(Array.isArray(header) ? header[0] : header, body.retryAfterSeconds, now);
     if (wait === undefined && rateLimit) wait = Math.max(0, rateLimit.resetAtMs - now);
     wait ??= 60_000;
-    return { ok: false, reason: `${reason} (rate limit; no refresh for ${Math.ceil(wait / 1000)} s)`, status: 429, retryAfterMs: wait, rateLimit };
+    return {
+      ok: false,
+      reason: `${reason} (rate limit; no refresh for ${Math.ceil(wait / 1000)} s)`,
+      status: 429,
+      retryAfterMs: wait,
+      rateLimit,
+    };
   }
   return { ok: false, reason, status: answer.status, rateLimit };
 }

@@ -76,9 +76,19 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
       const config = await loadConfig();
       if (await finishInterruptedRun(config.rootDir, 'generate')) log.info('Completed the writes of an interrupted sync first.');
       reuse ??= createGenerateCache();
-      const result = await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, rootDir: config.rootDir, omit: config.omit, limits: config.limits, cache: reuse });
+      const result = await generate({
+        lockfilePath: config.lockfilePath,
+        snapshotsDir: config.snapshotsDir,
+        outputPath: config.outputPath,
+        rootDir: config.rootDir,
+        omit: config.omit,
+        limits: config.limits,
+        cache: reuse,
+      });
       for (const name of result.mismatched) {
-        log.warn(`the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. \`promptlock check\` fails until \`promptlock sync\` restores it.`);
+        log.warn(
+          `the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. \`promptlock check\` fails until \`promptlock sync\` restores it.`,
+        );
       }
     } catch (error) {
       throw buildError(error);
@@ -92,7 +102,13 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
       const handle = await startWatch({
         loadConfig,
         connect: async (config) =>
-          createClient({ baseUrl: config.baseUrl, apiKey: config.apiKey, concurrency: config.concurrency, timeoutMs: config.timeout, retries: POLL_RETRIES }),
+          createClient({
+            baseUrl: config.baseUrl,
+            apiKey: config.apiKey,
+            concurrency: config.concurrency,
+            timeoutMs: config.timeout,
+            retries: POLL_RETRIES,
+          }),
         log,
         poll: Boolean(options.poll),
         ...(options.interval ? { intervalSeconds: options.interval } : {}),
@@ -128,7 +144,8 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
   return {
     name: 'promptlock',
     async buildStart() {
-      if (options.poll && production) log.info('`poll` is ignored in a production build: the build uses the committed lockfile and snapshots.');
+      if (options.poll && production)
+        log.info('`poll` is ignored in a production build: the build uses the committed lockfile and snapshots.');
       await generateNow();
       if (dev) await startDev();
     },

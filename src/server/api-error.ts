@@ -49,8 +49,7 @@ const FLAT_TITLES: Partial<Record<ErrorCode, string>> = { not_found: 'Not found'
 export function errorBody(error: ApiError, shape: 'flat' | 'nested', retryAfter?: number): unknown {
   const message = echo(error.message, MESSAGE_LIMIT);
   if (shape === 'flat') {
-    const body: Record<string, unknown> =
-      error.status === 404 ? { error: FLAT_TITLES.not_found, message } : { error: message };
+    const body: Record<string, unknown> = error.status === 404 ? { error: FLAT_TITLES.not_found, message } : { error: message };
     if (retryAfter !== undefined) body.retry_after = retryAfter;
     return body;
   }

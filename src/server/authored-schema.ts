@@ -5,10 +5,7 @@
 import { z } from 'zod';
 
 /** Unix milliseconds, or an ISO 8601 date-time that is turned into them. */
-const time = z.union([
-  z.number().int().nonnegative(),
-  z.iso.datetime({ offset: true }).transform((text) => Date.parse(text)),
-]);
+const time = z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true }).transform((text) => Date.parse(text))]);
 
 const urlItem = z.strictObject({
   type: z.literal('url'),

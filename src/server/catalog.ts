@@ -3,10 +3,11 @@
  * packages sorted by workspace then package (each workspace a contiguous range), versions by
  * number, context files by id.
  */
+
+import { basePackageName } from '../package-name.js';
 import { parseTemplate, type Segment } from '../template/index.js';
 import type { Prompt, PromptSummary } from '../types.js';
 import type { LoadedPackage, ServedFile } from './loaded-package.js';
-import { basePackageName } from '../package-name.js';
 
 export interface ServedVersion {
   prompt: Prompt;

@@ -4,15 +4,15 @@
  * (a 2,000-prompt folder is not rescanned because one snapshot changed). A package that fails to
  * read on an automatic reload keeps its last good state and the problem is reported as a warning.
  */
-import { watch, promises as fs, type FSWatcher } from 'node:fs';
+import { type FSWatcher, promises as fs, watch } from 'node:fs';
 import path from 'node:path';
 import { AggregatePromptlockError, PromptlockError } from '../errors.js';
+import { basePackageName } from '../package-name.js';
 import { eachLimited } from '../util/each-limited.js';
 import { buildCatalog, type Catalog } from './catalog.js';
 import { loadPackage } from './load-package.js';
 import type { LoadedPackage } from './loaded-package.js';
 import { listPackages, listWorkspaces } from './scan-folder.js';
-import { basePackageName } from '../package-name.js';
 
 export interface FolderSource {
   readonly catalog: Catalog;
@@ -29,7 +29,9 @@ const ROOT_POLL_MS = 1_000;
 const keyOf = (workspace: string, pkg: string) => `${workspace}/${pkg}`;
 
 function gathered(errors: PromptlockError[]): PromptlockError {
-  return errors.length === 1 ? errors[0]! : new AggregatePromptlockError(`${errors.length} prompts in the served folder cannot be read:`, errors);
+  return errors.length === 1
+    ? errors[0]!
+    : new AggregatePromptlockError(`${errors.length} prompts in the served folder cannot be read:`, errors);
 }
 
 function asPromptlockError(error: unknown): PromptlockError {
@@ -156,7 +158,8 @@ export async function openFolderSource(dir: string, warn: (message: string) => v
     dirtyPackages.clear();
     for (const workspace of dirtyWorkspaces) {
       const present = new Set(await listPackages(root, workspace).catch(() => [] as string[]));
-      for (const key of packages.keys()) if (key.startsWith(`${workspace}/`) && !present.has(key.slice(workspace.length + 1))) names.add(key);
+      for (const key of packages.keys())
+        if (key.startsWith(`${workspace}/`) && !present.has(key.slice(workspace.length + 1))) names.add(key);
       for (const pkg of present) if (!packages.has(keyOf(workspace, pkg))) names.add(keyOf(workspace, pkg));
     }
     dirtyWorkspaces.clear();

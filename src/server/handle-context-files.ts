@@ -29,9 +29,14 @@ export function handleDownloadUrl(ctx: RouteContext): Reply {
       throw new ApiError(403, 'forbidden', `This API key has no access to workspace "${urlItem}".`, { workspace: urlItem });
     }
     if (urlItem !== undefined) {
-      throw new ApiError(400, 'validation_error', `Context item ${JSON.stringify(echo(contextId))} is of type "url": only "file" items have a download URL; fetch its url directly.`, {
-        field: 'contextId',
-      });
+      throw new ApiError(
+        400,
+        'validation_error',
+        `Context item ${JSON.stringify(echo(contextId))} is of type "url": only "file" items have a download URL; fetch its url directly.`,
+        {
+          field: 'contextId',
+        },
+      );
     }
     throw new ApiError(404, 'not_found', `Context file ${JSON.stringify(echo(contextId))} not found.`);
   }
@@ -62,7 +67,11 @@ export async function handleFile(ctx: RouteContext): Promise<Reply> {
     throw new ApiError(403, 'forbidden', 'This download URL has expired: ask /api/v1/prompts/context/download-url for a new one.');
   }
   if (check === 'invalid') {
-    throw new ApiError(403, 'forbidden', 'This download URL is not validly signed: use the url answered by /api/v1/prompts/context/download-url unchanged.');
+    throw new ApiError(
+      403,
+      'forbidden',
+      'This download URL is not validly signed: use the url answered by /api/v1/prompts/context/download-url unchanged.',
+    );
   }
   const file = ctx.catalog.files.get(contextId);
   if (!file) throw new ApiError(404, 'not_found', 'Context file not found: it was removed from the served folder.');

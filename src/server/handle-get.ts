@@ -85,7 +85,9 @@ export function handleGet(ctx: RouteContext): Reply {
   const scope = callerWorkspace(ctx.caller);
   // Checked before existence, so a key for one workspace learns nothing about another's prompts.
   if (scope !== undefined && scope !== name.workspace) {
-    throw new ApiError(403, 'forbidden', `This API key has no access to workspace "${echo(name.workspace)}".`, { workspace: echo(name.workspace) });
+    throw new ApiError(403, 'forbidden', `This API key has no access to workspace "${echo(name.workspace)}".`, {
+      workspace: echo(name.workspace),
+    });
   }
   const pkg = ctx.catalog.byName.get(basePackageName(name));
   if (!pkg) throw new ApiError(404, 'not_found', `Prompt ${echo(request.packageName)} not found.`);

@@ -3,9 +3,10 @@
  * order. The cursor names the last package returned (opaque to clients), so pages stay exact even
  * when prompts are added or removed between pages.
  */
+
+import type { PromptSummary } from '../types.js';
 import { ApiError } from './api-error.js';
 import { comparePackages } from './catalog.js';
-import type { PromptSummary } from '../types.js';
 import { callerWorkspace, type Reply, type RouteContext } from './route-context.js';
 
 const DEFAULT_LIMIT = 20;
@@ -24,7 +25,7 @@ function decodeCursor(cursor: string): Position {
   const text = /^[A-Za-z0-9_-]{1,400}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
   const match = /^c1:([a-z0-9-]+)\/([a-z0-9-]+)$/.exec(text);
   if (!match) {
-    throw new ApiError(400, 'validation_error', 'cursor is not one this service issued: pass the previous page\'s cursor unchanged.', {
+    throw new ApiError(400, 'validation_error', "cursor is not one this service issued: pass the previous page's cursor unchanged.", {
       field: 'cursor',
     });
   }

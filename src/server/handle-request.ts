@@ -88,7 +88,11 @@ export function createRequestHandler(state: ServerState): (req: IncomingMessage,
     bump(stats.byRoute, route?.name ?? 'other');
     const finish = (status: string) => {
       bump(stats.byStatus, status);
-      options.log?.(terminalText(redact(`${req.socket.remoteAddress ?? '-'} ${echo(method, 20)} ${echo(pathname)} ${status} ${Date.now() - started}ms`, secrets)));
+      options.log?.(
+        terminalText(
+          redact(`${req.socket.remoteAddress ?? '-'} ${echo(method, 20)} ${echo(pathname)} ${status} ${Date.now() - started}ms`, secrets),
+        ),
+      );
     };
 
     void (async () => {
@@ -105,8 +109,7 @@ export function createRequestHandler(state: ServerState): (req: IncomingMessage,
       const tier = caller.kind === 'valid' ? options.rateLimits.authenticated : options.rateLimits.unauthenticated;
       const bucket = caller.kind === 'valid' ? `key:${caller.index}` : `ip:${req.socket.remoteAddress ?? '-'}`;
       // Signed file downloads stand for a storage host: reported, not counted.
-      const decision =
-        route?.name === 'file' ? state.limiter.peek(bucket, tier) : state.limiter.take(bucket, tier);
+      const decision = route?.name === 'file' ? state.limiter.peek(bucket, tier) : state.limiter.take(bucket, tier);
       const headers = rateHeaders(decision);
       let reply: Reply;
       try {
@@ -125,9 +128,15 @@ export function createRequestHandler(state: ServerState): (req: IncomingMessage,
         } else {
           if (!route) throw new ApiError(404, 'not_found', `No endpoint ${echo(method, 20)} ${echo(pathname)}.`);
           if (!route.methods.includes(method)) {
-            throw new ApiError(405, 'method_not_allowed', `${echo(method, 20)} is not allowed on ${echo(pathname)}; use ${route.methods.join(' or ')}.`, {
-              allow: route.methods,
-            }, { Allow: route.methods.join(', ') });
+            throw new ApiError(
+              405,
+              'method_not_allowed',
+              `${echo(method, 20)} is not allowed on ${echo(pathname)}; use ${route.methods.join(' or ')}.`,
+              {
+                allow: route.methods,
+              },
+              { Allow: route.methods.join(', ') },
+            );
           }
           if (route.needsKey && caller.kind !== 'valid') throw unauthorized(caller.kind);
           if (body.tooLarge) {
@@ -152,7 +161,9 @@ export function createRequestHandler(state: ServerState): (req: IncomingMessage,
         if (error instanceof ApiError) apiError = error;
         else {
           apiError = new ApiError(500, 'internal_error', 'Internal error of the local service; see its log.');
-          options.log?.(terminalText(redact(`error: ${echo(method, 20)} ${echo(pathname)}: ${(error as Error)?.stack ?? String(error)}`, secrets)));
+          options.log?.(
+            terminalText(redact(`error: ${echo(method, 20)} ${echo(pathname)}: ${(error as Error)?.stack ?? String(error)}`, secrets)),
+          );
         }
         Object.assign(headers, apiError.headers);
         reply = { status: apiError.status, json: errorBody(apiError, options.errors) };

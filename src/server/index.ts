@@ -1,4 +1,5 @@
 // The local Prompt Service (`promptlock serve`): the service interface (docs/service-interface.md), served from a folder.
-export { startServer } from './start-server.js';
-export { LOCAL_TEST_KEY } from './server-options.js';
+
 export type { FaultKind, RunningServer, ServerOptions, ServerStats } from './server-options.js';
+export { LOCAL_TEST_KEY } from './server-options.js';
+export { startServer } from './start-server.js';

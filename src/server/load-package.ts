@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
+import { basePackageName } from '../package-name.js';
 import type { LoadedPackage } from './loaded-package.js';
 import { readAuthoredPackage } from './read-authored-package.js';
 import { readSnapshotPackage } from './read-snapshot-package.js';
-import { basePackageName } from '../package-name.js';
 
 async function kindOf(file: string): Promise<'file' | 'folder' | undefined> {
   try {
@@ -34,9 +34,12 @@ export async function loadPackage(root: string, workspace: string, pkg: string):
     if (!part) continue;
     for (const version of part.versions) {
       if (seen.has(version.number)) {
-        throw new ConfigError(`${basePackageName({ workspace, package: pkg })} v${version.number} is defined both in ${folder}/ and in ${snapshot}.`, {
-          hint: 'Keep one of them.',
-        });
+        throw new ConfigError(
+          `${basePackageName({ workspace, package: pkg })} v${version.number} is defined both in ${folder}/ and in ${snapshot}.`,
+          {
+            hint: 'Keep one of them.',
+          },
+        );
       }
       seen.add(version.number);
       loaded.versions.push(version);

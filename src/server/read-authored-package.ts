@@ -3,24 +3,24 @@
  * `prompt.json` with what versions share, versions as `v<N>/` folders or `v<N>.md` shorthands, an
  * optional `draft/` or `draft.md`, and context files anywhere inside the package folder.
  */
-import { promises as fs, type Dirent } from 'node:fs';
+import { type Dirent, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { readIfExists } from '../util/read-if-exists.js';
+import { formatPackageName, type Selector } from '../package-name.js';
 import type { ContextItem, Prompt } from '../types.js';
+import { readIfExists } from '../util/read-if-exists.js';
 import {
-  describeIssue,
-  packageMetaSchema,
-  versionMetaSchema,
   type AuthoredContextItem,
+  describeIssue,
   type PackageMeta,
+  packageMetaSchema,
   type VersionMeta,
+  versionMetaSchema,
 } from './authored-schema.js';
 import { deriveCreatedAt, deriveId, versionCreatedAt } from './derive-ids.js';
 import { guessMimeType } from './guess-mime-type.js';
 import { authoredText, type LoadedVersion, type ServedFile } from './loaded-package.js';
-import { formatPackageName, type Selector } from '../package-name.js';
 
 const VERSION_ENTRY = /^(?:v(\d+)|draft)(\.md)?$/;
 const VERSION_FILES = new Set(['content.md', 'system.md', 'critique.md', 'description.md', 'prompt.json']);
@@ -137,7 +137,8 @@ async function readVersionTexts(pkgDir: string, source: VersionSource) {
   if (!present.has('content.md')) throw new ConfigError(`${where} has no content.md: every version needs its content.`);
   const content = await fs.readFile(path.join(where, 'content.md'), 'utf8');
   // Only files the listing showed are read: thousands of packages load without failed opens.
-  const optional = async (name: string) => (present.has(name) ? authoredText(await fs.readFile(path.join(where, name), 'utf8')) : undefined);
+  const optional = async (name: string) =>
+    present.has(name) ? authoredText(await fs.readFile(path.join(where, name), 'utf8')) : undefined;
   return {
     where,
     content: authoredText(content),
@@ -167,7 +168,8 @@ export async function readAuthoredPackage(
   const sources = versionSources(entries, pkgDir);
   const dirs = [pkgDir, ...sources.filter((s) => s.isFolder).map((s) => path.join(pkgDir, s.entry))];
   const files = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
-  const meta: PackageMeta = (files.has('prompt.json') ? await readJson(path.join(pkgDir, 'prompt.json'), packageMetaSchema) : undefined) ?? {};
+  const meta: PackageMeta =
+    (files.has('prompt.json') ? await readJson(path.join(pkgDir, 'prompt.json'), packageMetaSchema) : undefined) ?? {};
   const sharedDescription = files.has('description.md') ? await readIfExists(path.join(pkgDir, 'description.md')) : undefined;
   if (sources.length === 0) {
     throw new ConfigError(`${pkgDir} has no versions.`, { hint: 'Add v1/content.md (or v1.md), or draft/content.md.' });
@@ -179,8 +181,7 @@ export async function readAuthoredPackage(
   for (const source of sources) {
     const texts = await readVersionTexts(pkgDir, source);
     const own = texts.meta ?? {};
-    const createdAt =
-      own.createdAt ?? versionCreatedAt(packageCreatedAt, source.number === 0 ? undefined : source.number, highest);
+    const createdAt = own.createdAt ?? versionCreatedAt(packageCreatedAt, source.number === 0 ? undefined : source.number, highest);
     const version = `v${source.number}`;
     const critique = 'critiquePrompt' in texts ? texts.critiquePrompt : undefined;
     const { context, files } = await contextItems(own.context ?? meta.context ?? [], {

@@ -32,7 +32,11 @@ const FILE_ROUTE: Route = { name: 'file', methods: GET, needsKey: false, handle:
 export function matchRoute(pathname: string): Route | undefined {
   const route = ROUTES.get(pathname);
   if (route) return route;
-  if (pathname.startsWith(FILE_ROUTE_PREFIX) && pathname.length > FILE_ROUTE_PREFIX.length && !pathname.slice(FILE_ROUTE_PREFIX.length).includes('/')) {
+  if (
+    pathname.startsWith(FILE_ROUTE_PREFIX) &&
+    pathname.length > FILE_ROUTE_PREFIX.length &&
+    !pathname.slice(FILE_ROUTE_PREFIX.length).includes('/')
+  ) {
     return FILE_ROUTE;
   }
   return undefined;

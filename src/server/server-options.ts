@@ -100,7 +100,9 @@ function count(name: string, value: number | undefined, fallback: number, min = 
 function oneOf<T extends string>(name: string, value: T | undefined, allowed: readonly T[]): T {
   if (value === undefined) return allowed[0]!;
   if (!allowed.includes(value)) {
-    throw new ConfigError(`Invalid value for option "${name}": expected ${allowed.map((a) => `"${a}"`).join(' or ')}, got "${String(value)}".`);
+    throw new ConfigError(
+      `Invalid value for option "${name}": expected ${allowed.map((a) => `"${a}"`).join(' or ')}, got "${String(value)}".`,
+    );
   }
   return value;
 }

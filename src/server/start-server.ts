@@ -6,7 +6,7 @@ import { openFolderSource } from './folder-source.js';
 import { createRequestHandler, type ServerState } from './handle-request.js';
 import { createKeyRing } from './key-ring.js';
 import { createRateLimiter } from './rate-limiter.js';
-import { resolveServerOptions, type RunningServer, type ServerOptions, type ServerStats } from './server-options.js';
+import { type RunningServer, resolveServerOptions, type ServerOptions, type ServerStats } from './server-options.js';
 import { createUrlSigner } from './url-signer.js';
 
 /** In-flight requests get this long to finish on close before their connections are cut. */

@@ -18,8 +18,7 @@ export const FILE_ROUTE_PREFIX = '/files/';
 
 export function createUrlSigner(ttlSeconds: number): UrlSigner {
   const secret = randomBytes(32);
-  const mac = (contextId: string, expires: string) =>
-    createHmac('sha256', secret).update(`${contextId}\n${expires}`).digest('base64url');
+  const mac = (contextId: string, expires: string) => createHmac('sha256', secret).update(`${contextId}\n${expires}`).digest('base64url');
   return {
     ttlSeconds,
     sign(contextId, now = Date.now()) {

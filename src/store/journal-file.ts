@@ -148,7 +148,8 @@ export function decodeJournal(bytes: Buffer, file: string): Journal | undefined 
   }
   const recorded = trailer.slice(TRAILER_TAG.length, -1);
   const actual = createHash('sha256').update(bytes.subarray(0, at)).digest('hex');
-  if (recorded !== actual) throw new DamagedJournalError(file, `its checksum does not match its content (sha256 ${actual}, recorded ${recorded})`);
+  if (recorded !== actual)
+    throw new DamagedJournalError(file, `its checksum does not match its content (sha256 ${actual}, recorded ${recorded})`);
 
   const ops: JournalOp[] = [];
   const starts: number[] = [];
@@ -166,6 +167,7 @@ export function decodeJournal(bytes: Buffer, file: string): Journal | undefined 
   return {
     ops,
     ...(typeof header.storeDir === 'string' ? { storeDir: header.storeDir } : {}),
-    content: (index) => (ops[index]!.kind === 'write' ? bytes.subarray(starts[index]!, starts[index]! + ops[index]!.size!) : Buffer.alloc(0)),
+    content: (index) =>
+      ops[index]!.kind === 'write' ? bytes.subarray(starts[index]!, starts[index]! + ops[index]!.size!) : Buffer.alloc(0),
   };
 }

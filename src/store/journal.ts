@@ -18,13 +18,13 @@ import { constants } from 'node:fs';
 import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, FileSystemError, PromptlockError } from '../errors.js';
-import { decodeJournal, STAGED_NAME, writeJournal, type Journal, type JournalOp } from './journal-file.js';
-import { discardAbandonedStaging, holdsStaged, type StagedFile } from './staged-file.js';
-import { isWithin, StorePathGuard } from './paths.js';
-import { ensureWorkDir, workDirOf } from './work-dir.js';
 import { eachLimited } from '../util/each-limited.js';
 import { readIfExists as readBytesIfExists } from '../util/read-if-exists.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
+import { decodeJournal, type Journal, type JournalOp, STAGED_NAME, writeJournal } from './journal-file.js';
+import { isWithin, StorePathGuard } from './paths.js';
+import { discardAbandonedStaging, holdsStaged, type StagedFile } from './staged-file.js';
+import { ensureWorkDir, workDirOf } from './work-dir.js';
 
 export type StoreChange =
   /** A StagedFile (a download) is moved into place, never read into memory (journal-file.ts). */
@@ -259,18 +259,23 @@ export async function commitChanges(rootDir: string, changes: readonly StoreChan
   // interrupted run's journal finds it and a discarded one removes it.
   const moved = new Map<number, string>();
   const ops: JournalOp[] = effective.map(({ change, content }, index) => {
-    if (change.kind === 'delete') return { kind: 'delete', target: change.path, ...(change.pruneUpTo ? { pruneUpTo: change.pruneUpTo } : {}) };
+    if (change.kind === 'delete')
+      return { kind: 'delete', target: change.path, ...(change.pruneUpTo ? { pruneUpTo: change.pruneUpTo } : {}) };
     if (!isStaged(change.content)) return { kind: 'write', target: change.path, size: content!.byteLength };
     moved.set(index, journalPath(workDir, id, `.${index}.staged`));
     return { kind: 'move', target: change.path, source: moved.get(index)!, size: change.content.size };
   });
   const header = { ops, ...(options.storeDir ? { storeDir: options.storeDir } : {}) };
   try {
-    for (const [index, source] of moved) await rename(((effective[index]!.change as { content: StagedFile }).content).staged, source);
+    for (const [index, source] of moved) await rename((effective[index]!.change as { content: StagedFile }).content.staged, source);
     if (moved.size > 0) await syncFolder(workDir); // the staged files are in place before the journal names them
     const handle = await open(pending, 'wx');
     try {
-      await writeJournal(handle, header, effective.map(({ content }) => content));
+      await writeJournal(
+        handle,
+        header,
+        effective.map(({ content }) => content),
+      );
       failpoint('journal-written');
       await handle.sync(); // the one fsync of the commit's data
     } finally {

@@ -139,9 +139,12 @@ export function decodeLockfile(text: string, where: string): Lockfile {
     if (entry.exportName === undefined) continue;
     const other = exported.get(entry.exportName);
     if (other !== undefined) {
-      throw new LockfileError(`Lockfile ${where} is invalid at "prompts.${name}.exportName": ${JSON.stringify(entry.exportName)} is already the export name of ${other}.`, {
-        hint: `Remove the "exportName" of one of them (git conflict resolution may have duplicated it); \`promptlock sync\` then names it.`,
-      });
+      throw new LockfileError(
+        `Lockfile ${where} is invalid at "prompts.${name}.exportName": ${JSON.stringify(entry.exportName)} is already the export name of ${other}.`,
+        {
+          hint: `Remove the "exportName" of one of them (git conflict resolution may have duplicated it); \`promptlock sync\` then names it.`,
+        },
+      );
     }
     exported.set(entry.exportName, name);
   }
@@ -150,10 +153,18 @@ export function decodeLockfile(text: string, where: string): Lockfile {
   for (const [name, entry] of Object.entries(lockfile.prompts)) {
     const folder = `${name.slice(1)}.files/`;
     for (const [id, file] of Object.entries(entry.files ?? {})) {
-      if (!file.path.startsWith(folder) || !/^[A-Za-z0-9._-]+$/.test(file.path.slice(folder.length)) || file.path.endsWith('/..') || file.path.slice(folder.length).startsWith('.')) {
-        throw new LockfileError(`Lockfile ${where} is invalid at "prompts.${name}.files.${id}.path": "${file.path}" must be a file name inside "${folder}".`, {
-          hint: 'Restore the lockfile from git, or delete it and run `promptlock sync`.',
-        });
+      if (
+        !file.path.startsWith(folder) ||
+        !/^[A-Za-z0-9._-]+$/.test(file.path.slice(folder.length)) ||
+        file.path.endsWith('/..') ||
+        file.path.slice(folder.length).startsWith('.')
+      ) {
+        throw new LockfileError(
+          `Lockfile ${where} is invalid at "prompts.${name}.files.${id}.path": "${file.path}" must be a file name inside "${folder}".`,
+          {
+            hint: 'Restore the lockfile from git, or delete it and run `promptlock sync`.',
+          },
+        );
       }
     }
   }

@@ -144,7 +144,9 @@ function decodeSide(text: string, lineMap: number[], where: string, side: string
     }
     throw new LockfileError(
       `Lockfile ${where}: ${side} side of its merge conflict is not a lockfile${line ? ` (line ${line})` : ''}: ${error.message}`,
-      { hint: 'Fix or restore that side by hand (`git checkout --merge -- <lockfile>` restores the conflict), then run `promptlock sync`.' },
+      {
+        hint: 'Fix or restore that side by hand (`git checkout --merge -- <lockfile>` restores the conflict), then run `promptlock sync`.',
+      },
     );
   }
 }

@@ -11,7 +11,6 @@ export function snapshotPath(snapshotsDir: string, name: string): string {
   return path.join(snapshotsDir, parsed.workspace, `${parsed.package}.json`);
 }
 
-
 /**
  * A context file of package `name` on disk, from its path relative to the snapshots folder
  * (`ws/pkg.files/<file>`). Refuses anything but one plain file name inside that package's own
@@ -23,9 +22,12 @@ export function contextFilePath(snapshotsDir: string, name: string, relative: st
   const folder = parsed ? `${parsed.workspace}/${parsed.package}.files/` : undefined;
   const file = folder && relative.startsWith(folder) ? relative.slice(folder.length) : undefined;
   if (file === undefined || file === '.' || file === '..' || !/^[A-Za-z0-9._-]+$/.test(file)) {
-    throw new LockfileError(`Refusing the context file path "${relative}" of ${name}: it must be one file name inside "${folder ?? '<ws>/<pkg>.files/'}".`, {
-      hint: 'A context item id or file name that is "." or ".." (or holds a path) cannot be stored; ask the service owner to rename it.',
-    });
+    throw new LockfileError(
+      `Refusing the context file path "${relative}" of ${name}: it must be one file name inside "${folder ?? '<ws>/<pkg>.files/'}".`,
+      {
+        hint: 'A context item id or file name that is "." or ".." (or holds a path) cannot be stored; ask the service owner to rename it.',
+      },
+    );
   }
   return path.join(snapshotsDir, parsed!.workspace, `${parsed!.package}.files`, file);
 }

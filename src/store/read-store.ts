@@ -9,14 +9,14 @@ import { readFileSync } from 'node:fs';
 import { LockfileError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import type { Prompt } from '../types.js';
-import type { StoreView } from './journal.js';
+import { displayPath } from '../util/display-path.js';
 import { integrityOf } from './integrity.js';
+import type { StoreView } from './journal.js';
 import type { LockEntry, Lockfile } from './lockfile-format.js';
 import { decodeUnconflictedLockfile } from './lockfile-merge.js';
 import { contextFilePath, snapshotPath } from './paths.js';
-import { decodeSnapshot, snapshotIntegrity } from './snapshot-format.js';
 import { readLockfileText } from './read-lockfile-text.js';
-import { displayPath } from '../util/display-path.js';
+import { decodeSnapshot, snapshotIntegrity } from './snapshot-format.js';
 
 /**
  * True when a snapshot's text matches its locked integrity. The bytes as they are are hashed first
@@ -33,9 +33,7 @@ export async function readLockfile(view: StoreView, lockfilePath: string): Promi
   return bytes === undefined ? undefined : decodeUnconflictedLockfile(bytes.toString('utf8'), lockfilePath);
 }
 
-export type SnapshotState =
-  | { ok: true; prompt: Prompt }
-  | { ok: false; problem: string; prompt?: Prompt };
+export type SnapshotState = { ok: true; prompt: Prompt } | { ok: false; problem: string; prompt?: Prompt };
 
 /**
  * Reads the snapshot of a locked prompt and checks it against the lockfile: present, parseable,
@@ -61,7 +59,11 @@ export async function readLockedSnapshot(
     return { ok: false, problem: (error as LockfileError).message };
   }
   if (!matchesLock(text, prompt, entry.integrity)) {
-    return { ok: false, prompt, problem: `snapshot ${file} does not match the lockfile (integrity ${snapshotIntegrity(prompt)}, locked ${entry.integrity})` };
+    return {
+      ok: false,
+      prompt,
+      problem: `snapshot ${file} does not match the lockfile (integrity ${snapshotIntegrity(prompt)}, locked ${entry.integrity})`,
+    };
   }
   if (withFiles) {
     for (const [id, locked] of Object.entries(entry.files ?? {})) {
@@ -77,7 +79,11 @@ export async function readLockedSnapshot(
         return { ok: false, prompt, problem: `context file ${filePath} (${id}) does not match the lockfile` };
       }
       if (content.byteLength !== locked.size) {
-        return { ok: false, prompt, problem: `context file ${filePath} (${id}) has ${content.byteLength} bytes, the lockfile says ${locked.size}` };
+        return {
+          ok: false,
+          prompt,
+          problem: `context file ${filePath} (${id}) has ${content.byteLength} bytes, the lockfile says ${locked.size}`,
+        };
       }
     }
   }
@@ -189,9 +195,7 @@ export async function readLockedPrompts(location: StoreLocation, options: ReadLo
   if (problems.length > 0) {
     problems.sort();
     const message =
-      problems.length === 1
-        ? problems[0]!
-        : `${problems.length} snapshots are missing or damaged:\n  ${problems.join('\n  ')}`;
+      problems.length === 1 ? problems[0]! : `${problems.length} snapshots are missing or damaged:\n  ${problems.join('\n  ')}`;
     throw new LockfileError(message, {
       hint: 'Restore them from git, or run `promptlock sync` to fetch them again.',
     });

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { link, mkdir, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { asFileSystemError, PromptlockError } from '../errors.js';
-import { ensureWorkDir } from './work-dir.js';
 import { readIfExists } from '../util/read-if-exists.js';
+import { ensureWorkDir } from './work-dir.js';
 
 interface LockOwner {
   pid: number;
@@ -55,7 +55,10 @@ async function withTakeoverGuard(file: string, task: () => Promise<void>): Promi
     await mkdir(guard);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw asFileSystemError(error, 'create', guard);
-    const age = await stat(guard).then((s) => Date.now() - s.mtimeMs, () => 0);
+    const age = await stat(guard).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
     if (age > GUARD_STALE_MS) await rmdir(guard).catch(() => undefined);
     return false;
   }

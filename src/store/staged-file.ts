@@ -6,7 +6,7 @@
  * files the next run removes (`discardAbandonedStaging`).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, FileSystemError } from '../errors.js';
 import { ensureWorkDir, workDirOf } from './work-dir.js';

@@ -17,9 +17,12 @@ export async function ensureWorkDir(rootDir: string): Promise<string> {
   // The journal and run lock are written here: never through a link to elsewhere.
   const stats = await lstat(dir).catch(() => undefined);
   if (stats?.isSymbolicLink()) {
-    throw new PromptlockError(`Refusing to use ${dir}: it is a symbolic link; promptlock keeps its journal and run lock in a real folder.`, {
-      hint: `Remove the link ${dir} (promptlock recreates the folder).`,
-    });
+    throw new PromptlockError(
+      `Refusing to use ${dir}: it is a symbolic link; promptlock keeps its journal and run lock in a real folder.`,
+      {
+        hint: `Remove the link ${dir} (promptlock recreates the folder).`,
+      },
+    );
   }
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, '.gitignore'), '*\n');

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { generateModuleFiles, typecheckModule } from '../codegen/index.js';
-import { requestedEntries, selectorFor, type RequestedEntry } from '../config/prompt-entry.js';
+import { type RequestedEntry, requestedEntries, selectorFor } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
 import { parsePackageName, type Selector } from '../package-name.js';
@@ -88,21 +88,32 @@ function lockedFieldProblems(name: string, entry: LockEntry, expected: LockEntry
   const problem = (code: CheckProblem['code'], message: string, fix?: string) =>
     problems.push({ code, subject: name, message: `${name}: ${message}`, ...(fix ? { fix } : {}) });
   const differs = (field: string, locked: unknown, actual: unknown) =>
-    problem('lock-mismatch', `the lockfile's ${field} ${JSON.stringify(locked)} does not match its snapshot (${JSON.stringify(actual)})`, 'run `promptlock sync`');
+    problem(
+      'lock-mismatch',
+      `the lockfile's ${field} ${JSON.stringify(locked)} does not match its snapshot (${JSON.stringify(actual)})`,
+      'run `promptlock sync`',
+    );
   if (entry.version !== expected.version) differs('version', entry.version, expected.version);
   if (entry.id !== expected.id) differs('id', entry.id, expected.id);
-  if (!sameVariables(expected.variables, entry.variables)) problem('lock-mismatch', `the lockfile's variables do not match its snapshot`, 'run `promptlock sync`');
+  if (!sameVariables(expected.variables, entry.variables))
+    problem('lock-mismatch', `the lockfile's variables do not match its snapshot`, 'run `promptlock sync`');
   const pinned = entry.selector === 'draft' ? 'v0' : entry.selector && /^v\d+$/.test(entry.selector) ? entry.selector : undefined;
   if (pinned !== undefined && entry.version !== pinned) {
     problem('lock-mismatch', `locked for selector ${entry.selector}, but its version is ${entry.version}`, 'run `promptlock sync`');
   }
   const fileItems = new Set((prompt.context ?? []).filter((item) => item.type === 'file').map((item) => item.id));
   for (const id of Object.keys(entry.files ?? {})) {
-    if (!fileItems.has(id)) problem('context-file', `the lockfile locks context file ${JSON.stringify(id)}, which its snapshot does not have`, 'run `promptlock sync`');
+    if (!fileItems.has(id))
+      problem(
+        'context-file',
+        `the lockfile locks context file ${JSON.stringify(id)}, which its snapshot does not have`,
+        'run `promptlock sync`',
+      );
   }
   if (contextFiles) {
     for (const id of fileItems) {
-      if (!entry.files?.[id]) problem('context-file', `context file ${JSON.stringify(id)} of its snapshot is not locked`, 'run `promptlock sync`');
+      if (!entry.files?.[id])
+        problem('context-file', `context file ${JSON.stringify(id)} of its snapshot is not locked`, 'run `promptlock sync`');
     }
   }
   return problems;
@@ -161,7 +172,11 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     prompts.set(name, state.prompt);
     try {
       const expected = lockPrompt(name, entry.selector as Selector | null, state.prompt).entry;
-      derived.set(name, { ...expected, ...(entry.exportName === undefined ? {} : { exportName: entry.exportName }), ...(entry.files ? { files: entry.files } : {}) });
+      derived.set(name, {
+        ...expected,
+        ...(entry.exportName === undefined ? {} : { exportName: entry.exportName }),
+        ...(entry.files ? { files: entry.files } : {}),
+      });
       problems.push(...lockedFieldProblems(name, entry, expected, state.prompt, config.contextFiles));
     } catch (error) {
       problems.push({ code: 'snapshot', subject: name, message: `${name}: ${(error as Error).message}` });
@@ -181,14 +196,16 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     for (const file of files) {
       const actual = (await view.readFile(file.path))?.toString('utf8');
       if (actual === undefined) module('module-missing', `the module ${file.path} is missing`, 'run `promptlock generate`');
-      else if (actual !== file.content) module('module-stale', `the module ${file.path} does not match the snapshots`, 'run `promptlock generate`');
+      else if (actual !== file.content)
+        module('module-stale', `the module ${file.path} does not match the snapshots`, 'run `promptlock generate`');
       matching &&= actual === file.content;
     }
     if (matching && options.typecheck !== false) {
       const [code, declarations] = files;
       // A `.d.ts` is what a JavaScript project's compiler reads; its code is plain JavaScript.
       const checked = declarations ?? code!;
-      for (const diagnostic of await typecheckModule(checked.content, checked.path)) module('module-type-error', `the module does not type-check: ${diagnostic}`);
+      for (const diagnostic of await typecheckModule(checked.content, checked.path))
+        module('module-type-error', `the module does not type-check: ${diagnostic}`);
     }
   } else {
     module('module-unchecked', `the module ${config.outputPath} cannot be checked until the snapshots are fixed`);
@@ -217,7 +234,11 @@ async function checkRemote(options: CheckOptions, lockfile: Lockfile, entries: r
       names.map(async (name): Promise<CheckProblem | undefined> => {
         const entry = lockfile.prompts[name]!;
         try {
-          const remote = await fetchPrompt(client, name, entry.selector as Selector | null, { withFiles: false, limits: options.config.limits, apiKey: options.config.apiKey });
+          const remote = await fetchPrompt(client, name, entry.selector as Selector | null, {
+            withFiles: false,
+            limits: options.config.limits,
+            apiKey: options.config.apiKey,
+          });
           if (remote.entry.integrity === entry.integrity) return undefined;
           const message =
             remote.entry.version !== entry.version
@@ -233,7 +254,12 @@ async function checkRemote(options: CheckOptions, lockfile: Lockfile, entries: r
     if (entries.length === 0 || entries.some((e) => e.kind === 'glob')) {
       for (const name of listedNames(await client.listAll(), options.config.workspace)) {
         if (!lockfile.prompts[name] && selectorFor(entries, name) !== undefined) {
-          problems.push({ code: 'remote-not-locked', subject: name, message: `${name} is listed by the service but not locked`, fix: 'run `promptlock sync`' });
+          problems.push({
+            code: 'remote-not-locked',
+            subject: name,
+            message: `${name} is listed by the service but not locked`,
+            fix: 'run `promptlock sync`',
+          });
         }
       }
     }

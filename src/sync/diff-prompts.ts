@@ -5,7 +5,7 @@
 import { structuredPatch } from 'diff';
 import { encodeSnapshot } from '../store/snapshot-format.js';
 import { listVariables } from '../template/index.js';
-import { promptTexts, type Prompt } from '../types.js';
+import { type Prompt, promptTexts } from '../types.js';
 
 export interface FieldDiff {
   field: string;
@@ -108,7 +108,11 @@ function otherFields(prompt: Prompt | undefined, timestamps: Map<string, unknown
   return encodeSnapshot(splitTimestamps(rest, '', timestamps) as Prompt).trimEnd();
 }
 
-export function diffPrompts(before: ReadonlyMap<string, Prompt>, after: ReadonlyMap<string, Prompt>, names?: ReadonlySet<string>): PromptDiff[] {
+export function diffPrompts(
+  before: ReadonlyMap<string, Prompt>,
+  after: ReadonlyMap<string, Prompt>,
+  names?: ReadonlySet<string>,
+): PromptDiff[] {
   const all = [...new Set([...before.keys(), ...after.keys()])].filter((n) => !names || names.has(n)).sort();
   const out: PromptDiff[] = [];
   for (const name of all) {
@@ -161,7 +165,14 @@ export function formatDiffText(diffs: readonly PromptDiff[], paint: Paint = (_k,
   const out: string[] = [];
   for (const d of diffs) {
     const mark = d.status === 'added' ? '+' : d.status === 'removed' ? '-' : '~';
-    const versions = d.status === 'changed' ? (d.from === d.to ? d.to : `${d.from} → ${d.to}`) : d.status === 'added' ? `new at ${d.to}` : `removed (was ${d.from})`;
+    const versions =
+      d.status === 'changed'
+        ? d.from === d.to
+          ? d.to
+          : `${d.from} → ${d.to}`
+        : d.status === 'added'
+          ? `new at ${d.to}`
+          : `removed (was ${d.from})`;
     out.push(paint('title', `${mark} ${d.name}  ${versions}${d.breaking ? '  BREAKING' : ''}`));
     if (d.breaking) out.push(`  breaking: ${describeBreaking(d.breaking)}`);
     if (d.status === 'removed') continue;
@@ -188,7 +199,14 @@ export function formatDiffMarkdown(diffs: readonly PromptDiff[]): string {
   const breaking = diffs.filter((d) => d.breaking).length;
   const out = [`## Prompt changes (${diffs.length}${breaking ? `, ${breaking} breaking` : ''})`, ''];
   for (const d of diffs) {
-    const versions = d.status === 'changed' ? (d.from === d.to ? `${d.to}, edited` : `${d.from} → ${d.to}`) : d.status === 'added' ? `added at ${d.to}` : `removed (was ${d.from})`;
+    const versions =
+      d.status === 'changed'
+        ? d.from === d.to
+          ? `${d.to}, edited`
+          : `${d.from} → ${d.to}`
+        : d.status === 'added'
+          ? `added at ${d.to}`
+          : `removed (was ${d.from})`;
     out.push(`### ${d.breaking ? '⚠️ **Breaking** ' : ''}\`${d.name}\` — ${versions}`, '');
     if (d.breaking) out.push(`**Breaking:** ${describeBreaking(d.breaking)}.`, '');
     if (d.status === 'removed') continue;

@@ -4,14 +4,14 @@
  */
 import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
-import { describeProblem, promptProblem } from '../prompt-grammar.js';
 import { formatPackageName, parsePackageName, type Selector } from '../package-name.js';
+import { describeProblem, promptProblem } from '../prompt-grammar.js';
 import { integrityOf } from '../store/integrity.js';
-import type { StagedFile, Stager } from '../store/staged-file.js';
-import type { LockedFile, LockEntry } from '../store/lockfile-format.js';
+import type { LockEntry, LockedFile } from '../store/lockfile-format.js';
 import { encodeSnapshot } from '../store/snapshot-format.js';
+import type { StagedFile, Stager } from '../store/staged-file.js';
 import { listVariables } from '../template/index.js';
-import { promptTexts, type ContextItem, type Prompt } from '../types.js';
+import { type ContextItem, type Prompt, promptTexts } from '../types.js';
 import type { FetchedPrompt, ReusableFile, SyncClient } from './types.js';
 
 /** Largest context file downloaded when the service does not give its size. */

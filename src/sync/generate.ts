@@ -4,11 +4,12 @@
  * prompts into the module's text. `sync` builds the module itself, inside its commit; `check` uses
  * `renderModuleFromStore`.
  */
-import { PromptlockError } from '../errors.js';
+
 import type { CompiledFunctions } from '../codegen/generate-module.js';
 import { inputsDigest, readSealedInputs } from '../codegen/inputs-digest.js';
-import { moduleFormat, optionsKey, type ModuleOptions } from '../codegen/module-format.js';
+import { type ModuleOptions, moduleFormat, optionsKey } from '../codegen/module-format.js';
 import { runtimeSource } from '../codegen/runtime-source.js';
+import { PromptlockError } from '../errors.js';
 import { readModuleFile, writeIfChanged } from '../store/module-file.js';
 import { readLockfileText } from '../store/read-lockfile-text.js';
 import type { SnapshotCache, StoreLocation } from '../store/read-store.js';
@@ -56,7 +57,9 @@ export interface GenerateResult {
 }
 
 /** The module text for the store, without writing it (what `check` compares with the file). */
-export async function renderModuleFromStore(options: StoreLocation & { file?: 'ts' | 'js' | 'dts'; omit?: ModuleOptions['omit'] }): Promise<string> {
+export async function renderModuleFromStore(
+  options: StoreLocation & { file?: 'ts' | 'js' | 'dts'; omit?: ModuleOptions['omit'] },
+): Promise<string> {
   const [{ readLockedPrompts }, { generateModule }] = await Promise.all([
     import('../store/read-store.js'),
     import('../codegen/generate-module.js'),
@@ -78,7 +81,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const { declarationPath } = moduleFormat(outputPath);
     const digest = inputsDigest(lockfileText, runtimeSource() + optionsKey(options));
     const recorded = await Promise.all(
-      [outputPath, declarationPath].filter((file) => file !== undefined).map(async (file) => readSealedInputs((await readModuleFile(file)) ?? Buffer.alloc(0))),
+      [outputPath, declarationPath]
+        .filter((file) => file !== undefined)
+        .map(async (file) => readSealedInputs((await readModuleFile(file)) ?? Buffer.alloc(0))),
     );
     if (recorded.every((line) => line?.digest === digest)) {
       return { outputPath, written: false, count: recorded[0]!.count, mismatched: [] };
@@ -90,7 +95,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     import('../codegen/generate-module.js'),
   ]);
   const mismatched: string[] = [];
-  const prompts = await readLockedPrompts(options, { lockfileText, mismatched, ...(options.cache ? { cache: options.cache.snapshots } : {}) });
+  const prompts = await readLockedPrompts(options, {
+    lockfileText,
+    mismatched,
+    ...(options.cache ? { cache: options.cache.snapshots } : {}),
+  });
   const files = generateModuleFiles(prompts, { outputPath, omit: options.omit, memo: options.cache?.functions });
   let written = false;
   try {

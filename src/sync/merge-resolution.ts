@@ -5,12 +5,13 @@
  * branch's) is fetched again at exactly the locked version, never at what a floating selector
  * answers today.
  */
+
+import { type RequestedEntry, selectorFor } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import type { StoreView } from '../store/journal.js';
 import { decodeLockfile, type Lockfile } from '../store/lockfile-format.js';
-import { resolveLockfileConflict, type MergeDecision } from '../store/lockfile-merge.js';
+import { type MergeDecision, resolveLockfileConflict } from '../store/lockfile-merge.js';
 import { readLockedSnapshot } from '../store/read-store.js';
-import { selectorFor, type RequestedEntry } from '../config/prompt-entry.js';
 
 export interface ConflictResolution {
   /** Conflicts (hunks) in the lockfile. */

@@ -52,4 +52,3 @@ export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedP
   });
   return { next: previous, fetched: fetched.flat(), kept, partial: false };
 }
-

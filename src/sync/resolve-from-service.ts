@@ -1,8 +1,8 @@
 /** The normal sync: resolve targets, keep what is pinned and intact, fetch the rest. */
 import { ServiceError } from '../errors.js';
 import { basePackageName, type Selector } from '../package-name.js';
-import type { StoreView } from '../store/journal.js';
 import { integrityOf } from '../store/integrity.js';
+import type { StoreView } from '../store/journal.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
 import { contextFilePath } from '../store/paths.js';
 import { readLockedSnapshot } from '../store/read-store.js';
@@ -10,13 +10,19 @@ import type { Prompt } from '../types.js';
 import { editDistance } from '../util/edit-distance.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
 import { forEachPrompt } from './for-each-prompt.js';
-import { readListing, type Listing } from './list-names.js';
+import { type Listing, readListing } from './list-names.js';
 import { exactSelector } from './merge-resolution.js';
 import { resolveTargets } from './resolve-targets.js';
 import type { ResolvedPrompts, ReusableFile, SyncInputs, Target } from './types.js';
 
 function isPinnedAndLocked(target: Target, locked: LockEntry | undefined): boolean {
-  return Boolean(locked && target.selector && /^v\d+$/.test(target.selector) && locked.selector === target.selector && locked.version === target.selector);
+  return Boolean(
+    locked &&
+      target.selector &&
+      /^v\d+$/.test(target.selector) &&
+      locked.selector === target.selector &&
+      locked.version === target.selector,
+  );
 }
 
 /**
@@ -25,7 +31,10 @@ function isPinnedAndLocked(target: Target, locked: LockEntry | undefined): boole
  */
 function isFloatingAndLocked(target: Target, locked: LockEntry | undefined): boolean {
   return Boolean(
-    locked && (target.selector === null || target.selector === 'latest') && locked.selector === target.selector && /^v[1-9]\d*$/.test(locked.version),
+    locked &&
+      (target.selector === null || target.selector === 'latest') &&
+      locked.selector === target.selector &&
+      /^v[1-9]\d*$/.test(locked.version),
   );
 }
 
@@ -42,7 +51,9 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
   const { targets, partial } = await resolveTargets(entries, options, listed);
   // Floating prompts locked at a published version wait for the list (started now, alongside the
   // other gets), which may prove them unchanged. A list that fails only costs those prompts their get.
-  const provable = options.refetch ? 0 : targets.filter((t) => isFloatingAndLocked(t, previous.prompts[t.name]) && !inputs.hold?.has(t.name)).length;
+  const provable = options.refetch
+    ? 0
+    : targets.filter((t) => isFloatingAndLocked(t, previous.prompts[t.name]) && !inputs.hold?.has(t.name)).length;
   const proof = provable > 0 ? list().catch(() => undefined) : undefined;
   options.onEvent?.({ type: 'phase', phase: 'fetch', total: targets.length });
   let done = 0;
@@ -52,7 +63,9 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
     const locked = previous.prompts[target.name];
     // Held (after a merge conflict): kept at its locked version even when its selector floats.
     const held = inputs.hold?.has(target.name) === true && locked?.selector === target.selector;
-    const proven = Boolean(proof && !held && isFloatingAndLocked(target, locked) && (await proof)?.versions.get(target.name) === locked!.version);
+    const proven = Boolean(
+      proof && !held && isFloatingAndLocked(target, locked) && (await proof)?.versions.get(target.name) === locked!.version,
+    );
     if (held || proven || isPinnedAndLocked(target, locked)) {
       const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked!, withFiles, config.limits);
       const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked!.files?.[c.id]);
@@ -67,7 +80,8 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
         return { name: target.name, entry };
       }
     }
-    const reusable: ReadonlyMap<string, ReusableFile> = withFiles && locked ? await reusableFiles(view, config.snapshotsDir, locked) : new Map();
+    const reusable: ReadonlyMap<string, ReusableFile> =
+      withFiles && locked ? await reusableFiles(view, config.snapshotsDir, locked) : new Map();
     try {
       const fetched = await fetchPrompt(await connect(), target.name, target.selector, {
         withFiles,
@@ -111,9 +125,15 @@ async function explainNotFound(error: unknown, target: Target, listed: () => Pro
       cause: error,
     });
   }
-  const suggestions = closeMatches(name, (names ?? []).filter((n) => n !== name));
+  const suggestions = closeMatches(
+    name,
+    (names ?? []).filter((n) => n !== name),
+  );
   const asked = selector ? `${name}:${selector}` : name;
-  const hint = suggestions.length > 0 ? `Did you mean ${suggestions.join(', ')}?` : 'Check the name in the config, and that your key can read its workspace.';
+  const hint =
+    suggestions.length > 0
+      ? `Did you mean ${suggestions.join(', ')}?`
+      : 'Check the name in the config, and that your key can read its workspace.';
   return new ServiceError(`Prompt ${asked} was not found on the service (404).`, { status: 404, code: 'not_found', hint, cause: error });
 }
 
@@ -123,7 +143,9 @@ async function reusableFiles(view: StoreView, snapshotsDir: string, entry: LockE
   for (const [id, locked] of Object.entries(entry.files ?? {})) {
     // Read only a plain file name inside a package's own `.files` folder (decodeLockfile checks the package).
     const [ws, folder] = locked.path.split('/');
-    const content = await view.readFile(contextFilePath(snapshotsDir, basePackageName({ workspace: ws!, package: folder?.replace(/\.files$/, '') ?? '' }), locked.path));
+    const content = await view.readFile(
+      contextFilePath(snapshotsDir, basePackageName({ workspace: ws!, package: folder?.replace(/\.files$/, '') ?? '' }), locked.path),
+    );
     if (content && integrityOf(content) === locked.integrity) out.set(id, { locked, content });
   }
   return out;

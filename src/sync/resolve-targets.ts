@@ -1,6 +1,6 @@
+import { type RequestedEntry, selectorFor } from '../config/prompt-entry.js';
 import { ConfigError, ServiceError } from '../errors.js';
 import { basePackageName, parsePackageName, type Selector } from '../package-name.js';
-import { selectorFor, type RequestedEntry } from '../config/prompt-entry.js';
 import type { SyncOptions, Target } from './types.js';
 
 function baseName(raw: string): { name: string; selector: Selector | undefined } {
@@ -54,4 +54,3 @@ export async function resolveTargets(
   const targets = [...map].map(([name, selector]) => ({ name, selector })).sort((a, b) => a.name.localeCompare(b.name));
   return { targets, partial: false };
 }
-

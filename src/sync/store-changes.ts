@@ -1,12 +1,12 @@
 /** Turns a new lockfile and its snapshots into the list of file changes of one transaction. */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { basePackageName } from '../package-name.js';
 import type { StoreChange, StoreView } from '../store/journal.js';
 import { encodeLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { contextFilePath, snapshotPath } from '../store/paths.js';
 import { decodeSnapshot } from '../store/snapshot-format.js';
 import type { FetchedPrompt } from './types.js';
-import { basePackageName } from '../package-name.js';
 
 const SLUG = /^[a-z0-9-]+$/;
 
@@ -88,7 +88,10 @@ export async function planStoreChanges(input: PlanInput): Promise<StoreChange[]>
       }
       changes.push({ kind: 'delete', path: snapshotPath(snapshotsDir, name), pruneUpTo: snapshotsDir });
     }
-    for (const name of await orphanSnapshots(input.view, snapshotsDir, { ...input.previous, prompts: { ...input.previous.prompts, ...input.next.prompts } })) {
+    for (const name of await orphanSnapshots(input.view, snapshotsDir, {
+      ...input.previous,
+      prompts: { ...input.previous.prompts, ...input.next.prompts },
+    })) {
       changes.push({ kind: 'delete', path: snapshotPath(snapshotsDir, name), pruneUpTo: snapshotsDir });
     }
   }

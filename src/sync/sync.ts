@@ -4,7 +4,7 @@
  * lockfile and module in one transaction.
  */
 import { generateModuleFiles } from '../codegen/index.js';
-import { recordExportNames, type ExportRename } from '../codegen/naming.js';
+import { type ExportRename, recordExportNames } from '../codegen/naming.js';
 import { requestedEntries } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
@@ -98,7 +98,12 @@ async function promptsAfter(view: StoreView, config: ResolvedConfig, resolved: R
 }
 
 /** The previous lockfile's prompts that `wanted` names, as their snapshots hold them (for `diff`). */
-async function promptsBefore(view: StoreView, config: ResolvedConfig, previous: Lockfile, wanted: (name: string) => boolean): Promise<Map<string, Prompt>> {
+async function promptsBefore(
+  view: StoreView,
+  config: ResolvedConfig,
+  previous: Lockfile,
+  wanted: (name: string) => boolean,
+): Promise<Map<string, Prompt>> {
   const before = new Map<string, Prompt>();
   for (const name of Object.keys(previous.prompts)) {
     if (!wanted(name)) continue;

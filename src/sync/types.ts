@@ -5,14 +5,14 @@
  * cycle.
  */
 import type { ExportRename } from '../codegen/naming.js';
-import type { ConflictResolution } from './merge-resolution.js';
 import type { RequestedEntry } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import type { Selector } from '../package-name.js';
 import type { StoreView } from '../store/journal.js';
+import type { LockEntry, LockedFile, Lockfile } from '../store/lockfile-format.js';
 import type { StagedFile, Stager } from '../store/staged-file.js';
-import type { LockedFile, LockEntry, Lockfile } from '../store/lockfile-format.js';
 import type { ContextDownload, Prompt, PromptSummary } from '../types.js';
+import type { ConflictResolution } from './merge-resolution.js';
 
 /**
  * Receives a downloaded body as it arrives (`reset` before each attempt's first chunk). Declared

@@ -3,17 +3,18 @@
  * of the round-robin, so it does not eat every poll's budget), then floating prompts in turn,
  * comparing what the service answers with the lockfile's integrity.
  */
+
+import { isFloating, requestedEntries, selectorFor } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { ServiceError } from '../errors.js';
 import type { Selector } from '../package-name.js';
 import type { Lockfile } from '../store/lockfile-format.js';
 import { lockPrompt } from '../sync/fetch-prompt.js';
 import { listedNames } from '../sync/list-names.js';
-import { isFloating, requestedEntries, selectorFor } from '../config/prompt-entry.js';
 import type { SyncClient } from '../sync/types.js';
 import type { PromptSummary } from '../types.js';
-import type { Observations } from './poll-client.js';
 import type { RoundRobin } from '../util/poll-budget.js';
+import type { Observations } from './poll-client.js';
 
 /** What the watcher keeps between polls. */
 export interface UpstreamState {
@@ -80,8 +81,15 @@ export async function checkUpstream(
   }
   for (const entry of entries) if (entry.kind === 'exact') requested.set(entry.name, entry.selector);
   const complete = !needsListing || state.listing !== undefined;
-  const pending = [...requested].filter(([name, selector]) => locked[name]?.selector !== selector).map(([name]) => name).sort();
-  const vanished = complete ? Object.keys(locked).filter((name) => !requested.has(name)).sort() : [];
+  const pending = [...requested]
+    .filter(([name, selector]) => locked[name]?.selector !== selector)
+    .map(([name]) => name)
+    .sort();
+  const vanished = complete
+    ? Object.keys(locked)
+        .filter((name) => !requested.has(name))
+        .sort()
+    : [];
 
   const observed: Observations = { listing: state.listing?.items, prompts: new Map(), missing: new Set() };
   const changed: string[] = [];

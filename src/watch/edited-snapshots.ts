@@ -10,7 +10,10 @@ import { snapshotPath } from '../store/paths.js';
 import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
 
 /** Names of locked prompts whose snapshot is in `files` and does not match the lockfile. */
-export async function editedSnapshots(config: Pick<ResolvedConfig, 'rootDir' | 'lockfilePath' | 'snapshotsDir' | 'limits'>, files: readonly string[]): Promise<string[]> {
+export async function editedSnapshots(
+  config: Pick<ResolvedConfig, 'rootDir' | 'lockfilePath' | 'snapshotsDir' | 'limits'>,
+  files: readonly string[],
+): Promise<string[]> {
   if (files.length === 0) return [];
   const view = await openStoreView(config.rootDir);
   const lockfile = await readLockfile(view, config.lockfilePath);

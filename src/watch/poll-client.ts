@@ -40,7 +40,14 @@ export function pollClient(options: PollClientOptions): SyncClient {
     const entry = parsed && options.lockfile?.prompts[basePackageName(parsed)];
     // Only for the selector it was locked at: a config that now asks for another one needs the service.
     if (!parsed || !entry || (entry.selector ?? undefined) !== parsed.selector) return undefined;
-    const state = await readLockedSnapshot(options.view, options.config.snapshotsDir, basePackageName(parsed), entry, false, options.config.limits);
+    const state = await readLockedSnapshot(
+      options.view,
+      options.config.snapshotsDir,
+      basePackageName(parsed),
+      entry,
+      false,
+      options.config.limits,
+    );
     return state.ok ? state.prompt : undefined;
   };
 

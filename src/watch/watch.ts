@@ -5,20 +5,20 @@
  * keeps the last good config. Every request sent, the syncs' included, counts against the budget.
  */
 import path from 'node:path';
-import { createGenerateCache, generate } from '../sync/generate.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
 import { openStoreView } from '../store/journal.js';
 import { readLockfile } from '../store/read-store.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
-import type { SyncClient, SyncResult } from '../sync/types.js';
+import { createGenerateCache, generate } from '../sync/generate.js';
 import { sync } from '../sync/sync.js';
+import type { SyncClient, SyncResult } from '../sync/types.js';
+import { pluralise } from '../util/pluralise.js';
+import { pollAllowance, pollBudget, RequestWindow, RoundRobin } from '../util/poll-budget.js';
 import { checkUpstream, type UpstreamState } from './check-upstream.js';
 import { editedSnapshots } from './edited-snapshots.js';
-import { pollAllowance, pollBudget, RequestWindow, RoundRobin } from '../util/poll-budget.js';
 import { pollClient } from './poll-client.js';
-import { watchFiles, type FileBatch, type WatchedPaths } from './watch-files.js';
-import { pluralise } from '../util/pluralise.js';
+import { type FileBatch, type WatchedPaths, watchFiles } from './watch-files.js';
 
 export interface WatchLog {
   info(message: string): void;
@@ -146,7 +146,8 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
     stats.polls++;
     const budget = pollBudget({ intervalSeconds: interval(), limitPerMinute: options.limitPerMinute });
     const allowance = { now: pollAllowance(budget, sent), share: budget.perPoll, room: Math.max(0, budget.perMinute - sent.used()) };
-    if (allowance.now === 0) log.verbose?.(`Poll ${stats.polls}: the request budget (${budget.perMinute}/min) is used up; checking nothing.`);
+    if (allowance.now === 0)
+      log.verbose?.(`Poll ${stats.polls}: the request budget (${budget.perMinute}/min) is used up; checking nothing.`);
     const client = await connection();
     const before = client.stats.requests;
     try {
@@ -155,7 +156,9 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       const found = await checkUpstream(client, config, lockfile, upstream, allowance);
       stats.checks += found.checked.length;
       if (found.listed) stats.listings++;
-      log.verbose?.(`Poll ${stats.polls}: ${found.listed ? 'listed, ' : ''}checked ${found.checked.length}, changed ${found.changed.length}.`);
+      log.verbose?.(
+        `Poll ${stats.polls}: ${found.listed ? 'listed, ' : ''}checked ${found.checked.length}, changed ${found.changed.length}.`,
+      );
       if (found.changed.length + found.pending.length + found.vanished.length === 0) return;
       const left = Math.max(0, allowance.now - (client.stats.requests - before));
       const observed = pollClient({ service: client, observed: found.observed, config, view, lockfile });
@@ -163,7 +166,10 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       if (found.complete && found.pending.length <= left) return await runSync(observed);
       const now = found.pending.slice(0, left);
       const later = found.pending.length - now.length;
-      if (later > 0) log.info(`${later} more new ${later === 1 ? 'prompt waits' : 'prompts wait'} for the next polls (request budget; \`promptlock sync\` fetches all at once).`);
+      if (later > 0)
+        log.info(
+          `${later} more new ${later === 1 ? 'prompt waits' : 'prompts wait'} for the next polls (request budget; \`promptlock sync\` fetches all at once).`,
+        );
       if (found.changed.length + now.length > 0) await runSync(observed, [...found.changed, ...now]);
     } finally {
       const used = client.stats.requests - before;
@@ -191,7 +197,16 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       return;
     }
     try {
-      const result = await generate({ lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, outputPath: config.outputPath, rootDir: config.rootDir, omit: config.omit, limits: config.limits, force: true, cache: reuse });
+      const result = await generate({
+        lockfilePath: config.lockfilePath,
+        snapshotsDir: config.snapshotsDir,
+        outputPath: config.outputPath,
+        rootDir: config.rootDir,
+        omit: config.omit,
+        limits: config.limits,
+        force: true,
+        cache: reuse,
+      });
       stats.generates++;
       if (result.written) log.success(`Regenerated ${display(result.outputPath)} (${pluralise(result.count, 'prompt')})`);
       for (const name of await editedSnapshots(config, files)) {

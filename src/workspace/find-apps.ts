@@ -52,11 +52,16 @@ export async function findWorkspace(cwd: string): Promise<Workspace> {
     const name = typeof manifest?.name === 'string' && manifest.name !== '' ? manifest.name : relativeDir;
     apps.push({ name, dir, relativeDir, configPath });
   }
-  apps.sort((a, b) => (a.relativeDir === '.' ? -1 : b.relativeDir === '.' ? 1 : a.relativeDir < b.relativeDir ? -1 : a.relativeDir > b.relativeDir ? 1 : 0));
+  apps.sort((a, b) =>
+    a.relativeDir === '.' ? -1 : b.relativeDir === '.' ? 1 : a.relativeDir < b.relativeDir ? -1 : a.relativeDir > b.relativeDir ? 1 : 0,
+  );
   if (apps.length === 0) {
-    throw new ConfigError(`--recursive: no package of the workspace at ${found.root} has a promptlock config (packages from ${found.source}: ${found.patterns.join(', ')}).`, {
-      hint: 'Run `promptlock init` in each app that uses prompts.',
-    });
+    throw new ConfigError(
+      `--recursive: no package of the workspace at ${found.root} has a promptlock config (packages from ${found.source}: ${found.patterns.join(', ')}).`,
+      {
+        hint: 'Run `promptlock init` in each app that uses prompts.',
+      },
+    );
   }
   return { ...found, apps };
 }
@@ -88,7 +93,11 @@ async function readManifest(dir: string): Promise<Record<string, unknown> | unde
 
 /** npm and yarn: `"workspaces": ["apps/*"]` or `"workspaces": { "packages": ["apps/*"] }`. */
 function manifestPatterns(workspaces: unknown): string[] | undefined {
-  const list = Array.isArray(workspaces) ? workspaces : workspaces && typeof workspaces === 'object' ? (workspaces as { packages?: unknown }).packages : undefined;
+  const list = Array.isArray(workspaces)
+    ? workspaces
+    : workspaces && typeof workspaces === 'object'
+      ? (workspaces as { packages?: unknown }).packages
+      : undefined;
   return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : undefined;
 }
 
@@ -105,21 +114,30 @@ export function readPnpmPackages(text: string, file = 'pnpm-workspace.yaml'): st
     if (!match) continue;
     const rest = match[1]!.trim();
     if (rest.startsWith('[')) {
-      if (!rest.endsWith(']')) throw new ConfigError(`Cannot read the "packages" list of ${file}: a flow list must end on its line ("]").`, { hint: 'Write it as a block list, one "- pattern" per line.' });
+      if (!rest.endsWith(']'))
+        throw new ConfigError(`Cannot read the "packages" list of ${file}: a flow list must end on its line ("]").`, {
+          hint: 'Write it as a block list, one "- pattern" per line.',
+        });
       return rest
         .slice(1, -1)
         .split(',')
         .map((item) => unquote(item.trim()))
         .filter((item) => item !== '');
     }
-    if (rest !== '') throw new ConfigError(`Cannot read the "packages" list of ${file}: expected a list, got ${JSON.stringify(rest)}.`, { hint: 'Write it as a block list, one "- pattern" per line.' });
+    if (rest !== '')
+      throw new ConfigError(`Cannot read the "packages" list of ${file}: expected a list, got ${JSON.stringify(rest)}.`, {
+        hint: 'Write it as a block list, one "- pattern" per line.',
+      });
     for (let j = i + 1; j < lines.length; j++) {
       const line = stripComment(lines[j]!);
       if (line.trim() === '') continue;
       const item = /^\s*-\s*(.*)$/.exec(line);
       if (!item) {
         if (/^\S/.test(line)) break; // the next top-level key
-        throw new ConfigError(`Cannot read the "packages" list of ${file}, line ${j + 1}: expected "- pattern", got ${JSON.stringify(line.trim())}.`, { hint: 'Write one "- pattern" per line.' });
+        throw new ConfigError(
+          `Cannot read the "packages" list of ${file}, line ${j + 1}: expected "- pattern", got ${JSON.stringify(line.trim())}.`,
+          { hint: 'Write one "- pattern" per line.' },
+        );
       }
       const value = unquote(item[1]!.trim());
       if (value !== '') patterns.push(value);
@@ -155,9 +173,7 @@ export async function expandPatterns(root: string, patterns: readonly string[]):
   const excluded = new Set<string>();
   for (const raw of patterns) {
     const negated = raw.startsWith('!');
-    const segments = (negated ? raw.slice(1) : raw)
-      .split('/')
-      .filter((s) => s !== '' && s !== '.');
+    const segments = (negated ? raw.slice(1) : raw).split('/').filter((s) => s !== '' && s !== '.');
     for (const dir of await matchSegments(root, segments)) (negated ? excluded : included).add(dir);
   }
   return [...included].filter((dir) => !excluded.has(dir)).sort();
@@ -191,7 +207,10 @@ async function subfolders(dir: string): Promise<string[]> {
 }
 
 function segmentPattern(segment: string): RegExp {
-  const body = segment.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+  const body = segment
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\?/g, '[^/]');
   return new RegExp(`^${body}$`);
 }
 

@@ -8,7 +8,7 @@
  */
 import type { ResolvedConfig } from '../config/types.js';
 import type { SyncClient } from '../sync/types.js';
-import type { PromptSummary, Prompt } from '../types.js';
+import type { Prompt, PromptSummary } from '../types.js';
 
 type Stats = SyncClient['stats'];
 
@@ -84,7 +84,12 @@ function appView(entry: Shared, client: SyncClient): SyncClient {
     },
     get stats() {
       const now = client.stats;
-      return { requests: now.requests - base.requests, retries: now.retries - base.retries, status429: now.status429 - base.status429, waitedMs: now.waitedMs - base.waitedMs };
+      return {
+        requests: now.requests - base.requests,
+        retries: now.retries - base.retries,
+        status429: now.status429 - base.status429,
+        waitedMs: now.waitedMs - base.waitedMs,
+      };
     },
     close: async () => undefined,
   };

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { type ServeProcess, startServe } from './serve-process.js';
 
 const dirs: string[] = [];
 let serve: ServeProcess;
@@ -46,12 +46,28 @@ const DAMAGE: Array<[string, (dir: string) => Promise<void>]> = [
   ['module edited, banner kept (same length)', (dir) => edit(path.join(dir, MODULE), (text) => `${text}// x\n`)],
   ['module deleted', (dir) => rm(path.join(dir, MODULE))],
   ['no lockfile', (dir) => rm(path.join(dir, LOCK))],
-  ['config asks for a prompt the lockfile lacks', (dir) => writeFile(path.join(dir, 'prompts.config.json'), JSON.stringify({ baseUrl: serve.url, prompts: ['@acme/welcome', '@acme/pinned:v1', '@acme/extra'] }))],
-  ['lockfile has a prompt the config dropped', (dir) => writeFile(path.join(dir, 'prompts.config.json'), JSON.stringify({ baseUrl: serve.url, prompts: ['@acme/welcome'] }))],
+  [
+    'config asks for a prompt the lockfile lacks',
+    (dir) =>
+      writeFile(
+        path.join(dir, 'prompts.config.json'),
+        JSON.stringify({ baseUrl: serve.url, prompts: ['@acme/welcome', '@acme/pinned:v1', '@acme/extra'] }),
+      ),
+  ],
+  [
+    'lockfile has a prompt the config dropped',
+    (dir) => writeFile(path.join(dir, 'prompts.config.json'), JSON.stringify({ baseUrl: serve.url, prompts: ['@acme/welcome'] })),
+  ],
   ['snapshot edited by hand', (dir) => edit(path.join(dir, 'prompts/acme/pinned.json'), (text) => text.replace('Hello', 'Howdy'))],
   ['snapshot deleted', (dir) => rm(path.join(dir, 'prompts/acme/welcome.json'))],
-  ['lockfile id of a pinned prompt edited', (dir) => edit(path.join(dir, LOCK), (text) => text.replace(/"id": "([^"]+)"/, '"id": "pmt_edited"'))],
-  ['lockfile variables of a pinned prompt edited', (dir) => edit(path.join(dir, LOCK), (text) => text.replace('"name": "user"', '"name": "someone"'))],
+  [
+    'lockfile id of a pinned prompt edited',
+    (dir) => edit(path.join(dir, LOCK), (text) => text.replace(/"id": "([^"]+)"/, '"id": "pmt_edited"')),
+  ],
+  [
+    'lockfile variables of a pinned prompt edited',
+    (dir) => edit(path.join(dir, LOCK), (text) => text.replace('"name": "user"', '"name": "someone"')),
+  ],
   [
     'orphaned snapshot',
     async (dir) => {

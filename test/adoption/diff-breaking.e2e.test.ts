@@ -12,7 +12,7 @@ import { encodeSnapshot } from '../../src/store/snapshot-format.js';
 import type { Prompt } from '../../src/types.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { type ServeProcess, startServe } from './serve-process.js';
 
 function prompt(pkg: string, version: number, content: string, time: number): Prompt {
   return {
@@ -101,7 +101,9 @@ describe('diff', () => {
   it('--json: breaking details and folded timestamps', async () => {
     const run = await diff('--json');
     expect(run.code).toBe(0);
-    const { changes } = JSON.parse(run.stdout) as { changes: Array<{ name: string; breaking?: unknown; timestamps?: string[]; fields: Array<{ field: string }> }> };
+    const { changes } = JSON.parse(run.stdout) as {
+      changes: Array<{ name: string; breaking?: unknown; timestamps?: string[]; fields: Array<{ field: string }> }>;
+    };
     expect(changes.map((c) => [c.name, c.breaking])).toEqual([
       ['@ws/mike', { added: [], removed: [], retyped: ['n: string → number'] }],
       ['@ws/zulu', { added: ['count'], removed: [], retyped: [] }],

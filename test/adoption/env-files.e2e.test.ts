@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { type ServeProcess, startServe } from './serve-process.js';
 
 const WORKSPACE = path.resolve(import.meta.dirname, '../../examples/workspace');
 const UNUSED = 'http://127.0.0.1:9'; // the discard port: nothing answers there
@@ -32,7 +32,11 @@ async function project(): Promise<string> {
 }
 
 it('serve prints the two .env lines; pasted into .env, sync works with nothing in the environment', async () => {
-  const envLines = () => serve.stderr().split('\n').filter((line) => /^PROMPTLOCK_(BASE_URL|API_KEY)=/.test(line));
+  const envLines = () =>
+    serve
+      .stderr()
+      .split('\n')
+      .filter((line) => /^PROMPTLOCK_(BASE_URL|API_KEY)=/.test(line));
   // stderr may trail the start line on stdout by a moment.
   for (let i = 0; i < 100 && envLines().length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 20));
   const lines = envLines();

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { type ServeProcess, startServe } from './serve-process.js';
 
 const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
 const dirs: string[] = [];
@@ -23,7 +23,11 @@ let served: string;
 beforeAll(async () => {
   served = await mkdtemp(path.join(tmpdir(), 'promptlock-names-served-'));
   dirs.push(served);
-  for (const [ws, pkg] of [['acme', 'welcome'], ['acme', 'extra'], ['globex', 'welcome']] as const) {
+  for (const [ws, pkg] of [
+    ['acme', 'welcome'],
+    ['acme', 'extra'],
+    ['globex', 'welcome'],
+  ] as const) {
     await mkdir(path.join(served, ws, pkg), { recursive: true });
     await writeFile(path.join(served, ws, pkg, 'v1.md'), `Welcome to ${ws}, {{user}}.`);
   }
@@ -38,9 +42,9 @@ const env = () => ({ PROMPTLOCK_API_KEY: LOCAL_TEST_KEY });
 const cli = (project: string, ...args: string[]) => runBuiltCli(args, { cwd: project, env: env() });
 const lockedNames = async (project: string) =>
   Object.fromEntries(
-    Object.entries(JSON.parse(await readFile(path.join(project, 'prompts.lock.json'), 'utf8')).prompts as Record<string, { exportName?: string }>).map(
-      ([name, entry]) => [name, entry.exportName],
-    ),
+    Object.entries(
+      JSON.parse(await readFile(path.join(project, 'prompts.lock.json'), 'utf8')).prompts as Record<string, { exportName?: string }>,
+    ).map(([name, entry]) => [name, entry.exportName]),
   );
 const moduleText = (project: string) => readFile(path.join(project, 'src/generated/prompts.ts'), 'utf8');
 const setPrompts = (project: string, prompts: string[]) =>
@@ -48,8 +52,14 @@ const setPrompts = (project: string, prompts: string[]) =>
 
 /** The app's own TypeScript, type-checked by tsc: it imports `welcome` from the generated module. */
 async function appCompiles(project: string): Promise<string> {
-  await writeFile(path.join(project, 'app.ts'), "import { welcome } from './src/generated/prompts';\nexport const text: string = welcome({ user: 'Ada' }).content;\n");
-  const tsconfig = { compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true }, files: ['app.ts'] };
+  await writeFile(
+    path.join(project, 'app.ts'),
+    "import { welcome } from './src/generated/prompts';\nexport const text: string = welcome({ user: 'Ada' }).content;\n",
+  );
+  const tsconfig = {
+    compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true },
+    files: ['app.ts'],
+  };
   await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
   const run = spawnSync(process.execPath, [TSC, '-p', project], { encoding: 'utf8', timeout: 60_000 });
   return `${run.status} ${run.stdout}${run.stderr}`.trim();
@@ -128,7 +138,9 @@ it('recorded names that collide or are not identifiers are a LockfileError namin
   await writeFile(lockPath, good.replace('"globexWelcome"', '"acmeWelcome"'));
   const twice = await cli(project, 'generate');
   expect(twice.code).toBe(1);
-  expect(twice.stderr).toContain('is invalid at "prompts.@globex/welcome.exportName": "acmeWelcome" is already the export name of @acme/welcome');
+  expect(twice.stderr).toContain(
+    'is invalid at "prompts.@globex/welcome.exportName": "acmeWelcome" is already the export name of @acme/welcome',
+  );
 
   for (const [bad, problem] of [
     ['"class"', 'is a reserved word'],

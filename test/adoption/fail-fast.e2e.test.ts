@@ -4,9 +4,10 @@
  * address gives one message, no key for a remote service fails before any request, and an
  * address that is not a prompt service says so instead of blaming the prompt names.
  */
+
+import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { type ServeProcess, startServe } from './serve-process.js';
 
 const NAMES = Array.from({ length: 6 }, (_, i) => `@bulk/prompt-${String(i).padStart(4, '0')}`);
 const SERVER_KEY = 'sk_live_' + 'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2H1g0F9e8';
@@ -73,7 +74,9 @@ describe('fail fast', () => {
     const run = await runBuiltCli(['sync'], { cwd: await project('https://prompts.example.invalid') });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('error: No API key is set for the prompt service at https://prompts.example.invalid.');
-    expect(run.stderr).toContain('Set PROMPTLOCK_API_KEY (or BAYT_API_KEY) in the environment, or in .env / .env.local at the project root.');
+    expect(run.stderr).toContain(
+      'Set PROMPTLOCK_API_KEY (or BAYT_API_KEY) in the environment, or in .env / .env.local at the project root.',
+    );
     expect(run.stderr).not.toMatch(/ENOTFOUND|Could not reach/);
   });
 
@@ -87,7 +90,9 @@ describe('fail fast', () => {
   });
 
   it('a baseUrl that answers an HTML page: "not a prompt service", once', async () => {
-    const page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><h1>Welcome</h1>'));
+    const page = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><h1>Welcome</h1>'),
+    );
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;

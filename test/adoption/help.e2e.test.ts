@@ -3,15 +3,18 @@ import { tmpdir } from 'node:os';
 import { expect, it } from 'vitest';
 import { runBuiltCli } from '../helpers/cli.js';
 
-it.each(['init', 'sync', 'generate', 'check', 'diff', 'watch', 'add', 'remove', 'serve'])('%s --help shows examples and the global flags', async (command) => {
-  const run = await runBuiltCli([command, '--help'], { cwd: tmpdir() });
-  expect(run.code).toBe(0);
-  const examples = run.stdout.split('Examples:\n')[1] ?? '';
-  const lines = examples.split('\n').filter((line) => line.startsWith(`  $ promptlock ${command}`));
-  expect(lines.length).toBeGreaterThanOrEqual(2);
-  expect(lines.length).toBeLessThanOrEqual(3);
-  for (const flag of ['-c, --config <file>', '--json', '-q, --quiet', '--verbose']) expect(run.stdout).toContain(flag);
-});
+it.each(['init', 'sync', 'generate', 'check', 'diff', 'watch', 'add', 'remove', 'serve'])(
+  '%s --help shows examples and the global flags',
+  async (command) => {
+    const run = await runBuiltCli([command, '--help'], { cwd: tmpdir() });
+    expect(run.code).toBe(0);
+    const examples = run.stdout.split('Examples:\n')[1] ?? '';
+    const lines = examples.split('\n').filter((line) => line.startsWith(`  $ promptlock ${command}`));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.length).toBeLessThanOrEqual(3);
+    for (const flag of ['-c, --config <file>', '--json', '-q, --quiet', '--verbose']) expect(run.stdout).toContain(flag);
+  },
+);
 
 it('serve --help states the --key default once', async () => {
   const run = await runBuiltCli(['serve', '--help'], { cwd: tmpdir() });

@@ -123,12 +123,14 @@ async function conflictedCopy(): Promise<string> {
 /** The merged result both variants must reach. */
 async function expectResolved(dir: string) {
   expect(await versions(dir)).toEqual({ '@acme/w': 'v3', '@acme/x': 'v1', '@acme/y': 'v1', '@acme/zeta': 'v5' });
-  for (const file of ['prompts.lock.json', 'prompts/acme/w.json', 'src/generated/prompts.ts']) expect(await read(dir, file)).not.toMatch(MARKER);
+  for (const file of ['prompts.lock.json', 'prompts/acme/w.json', 'src/generated/prompts.ts'])
+    expect(await read(dir, file)).not.toMatch(MARKER);
   // The prompt the merge did not touch is byte for byte what main committed.
   expect(await read(dir, 'prompts/acme/zeta.json')).toBe(gitOk(dir, 'show', 'main:prompts/acme/zeta.json'));
   expect(await read(dir, 'prompts/acme/w.json')).toContain('third wording');
   const module = await read(dir, 'src/generated/prompts.ts');
-  for (const fn of ['export function w(', 'export function x(', 'export function y(', 'export function zeta(']) expect(module).toContain(fn);
+  for (const fn of ['export function w(', 'export function x(', 'export function y(', 'export function zeta('])
+    expect(module).toContain(fn);
   expect(module).not.toContain('extra');
   const check = await runBuiltCli(['check'], { cwd: dir, env: {} });
   expect(check.code, check.stderr).toBe(0);
@@ -166,7 +168,11 @@ describe('a lockfile with git conflict markers', () => {
     const run = await runBuiltCli(['sync', '--frozen', '--json'], { cwd: dir, env });
     expect(run.code, run.stderr).toBe(0);
     const summary = JSON.parse(run.stdout) as { resolvedConflict: { hunks: number; decisions: Array<{ name: string; kept: string }> } };
-    expect(summary.resolvedConflict.decisions.map((d) => `${d.name}:${d.kept}`)).toEqual(['@acme/w:theirs', '@acme/x:ours', '@acme/y:theirs']);
+    expect(summary.resolvedConflict.decisions.map((d) => `${d.name}:${d.kept}`)).toEqual([
+      '@acme/w:theirs',
+      '@acme/x:ours',
+      '@acme/y:theirs',
+    ]);
     await expectResolved(dir);
   });
 });
@@ -175,17 +181,26 @@ describe('a draft locked on both branches with different texts', () => {
   it('keeps the side whose snapshot was resolved on disk, without fetching the draft as it is today', async () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'promptlock-upstream-'));
     defer(() => removeDir(folder));
-    const draft = (text: string) => mkdir(path.join(folder, 'acme', 'd'), { recursive: true }).then(() => writeFile(path.join(folder, 'acme', 'd', 'draft.md'), `${text}\n`));
+    const draft = (text: string) =>
+      mkdir(path.join(folder, 'acme', 'd'), { recursive: true }).then(() =>
+        writeFile(path.join(folder, 'acme', 'd', 'draft.md'), `${text}\n`),
+      );
     await draft('Draft zero for {{who}}.');
     const drafts = await serve({ dir: folder });
     const repo = await mkdtemp(path.join(tmpdir(), 'promptlock-merge-'));
     defer(() => removeDir(repo));
     gitOk(repo, 'init', '-q', '-b', 'main');
-    await writeFile(path.join(repo, 'prompts.config.json'), `${JSON.stringify({ baseUrl: drafts.url, prompts: ['@acme/d:draft'] }, null, 2)}\n`);
+    await writeFile(
+      path.join(repo, 'prompts.config.json'),
+      `${JSON.stringify({ baseUrl: drafts.url, prompts: ['@acme/d:draft'] }, null, 2)}\n`,
+    );
     await syncIn(repo);
     gitOk(repo, 'add', '-A');
     gitOk(repo, 'commit', '-q', '-m', 'base');
-    for (const [branch, text] of [['a', 'Draft one for {{who}}.'], ['b', 'Draft two for {{who}}.']] as const) {
+    for (const [branch, text] of [
+      ['a', 'Draft one for {{who}}.'],
+      ['b', 'Draft two for {{who}}.'],
+    ] as const) {
       gitOk(repo, 'checkout', '-q', '-b', branch, 'main');
       await draft(text);
       await drafts.reload();

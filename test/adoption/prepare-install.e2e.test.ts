@@ -8,7 +8,7 @@
  */
 import { exec, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -88,8 +88,16 @@ it.runIf(existsSync(path.join(ROOT, 'dist/cli.js')))(
     for (const written of local!) {
       const line = written.replaceAll('4010', port);
       if (/promptlock serve .*&/.test(line)) {
-        const args = line.replace(/^npx promptlock /, '').replace(/&.*$/, '').trim().split(/\s+/);
-        const serve = spawn(process.execPath, [path.join(app, 'node_modules/promptlock/bin/promptlock.js'), ...args], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const args = line
+          .replace(/^npx promptlock /, '')
+          .replace(/&.*$/, '')
+          .trim()
+          .split(/\s+/);
+        const serve = spawn(process.execPath, [path.join(app, 'node_modules/promptlock/bin/promptlock.js'), ...args], {
+          cwd: app,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         stops.push(() => serve.exitCode === null && serve.pid !== undefined && process.kill(serve.pid, 'SIGTERM'));
         await new Promise<void>((resolve, reject) => {
           let out = '';

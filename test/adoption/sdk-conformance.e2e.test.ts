@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { type ServeProcess, startServe } from './serve-process.js';
 
 const WORKSPACE = path.resolve(import.meta.dirname, '../../examples/workspace');
 const auth = { authorization: `Bearer ${LOCAL_TEST_KEY}` };
@@ -48,7 +48,8 @@ it('serve answers the download-url of a url context item with 400 validation_err
   const items = prompt.body.context as Array<{ id: string; type: string }>;
   const url = items.find((item) => item.type === 'url')!;
   const file = items.find((item) => item.type === 'file')!;
-  const ask = (id: string) => fetch(`${serve.url}/api/v1/prompts/context/download-url?contextId=${encodeURIComponent(id)}`, { headers: auth });
+  const ask = (id: string) =>
+    fetch(`${serve.url}/api/v1/prompts/context/download-url?contextId=${encodeURIComponent(id)}`, { headers: auth });
   const refused = await ask(url.id);
   expect(refused.status).toBe(400);
   expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('validation_error');
@@ -62,7 +63,9 @@ it('the client accepts @ws/pkg:v0 in the config as the draft (floating, locked a
   const run = await runBuiltCli(['sync'], { cwd: project, env: { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY } });
   expect(run.stderr).toMatch(/Synced 1 prompt/);
   expect(run.code).toBe(0);
-  const lock = JSON.parse(await readFile(path.join(project, 'prompts.lock.json'), 'utf8')) as { prompts: Record<string, { selector: string; version: string }> };
+  const lock = JSON.parse(await readFile(path.join(project, 'prompts.lock.json'), 'utf8')) as {
+    prompts: Record<string, { selector: string; version: string }>;
+  };
   expect(lock.prompts['@acme/code-review']).toMatchObject({ selector: 'draft', version: 'v0' });
   const frozen = await runBuiltCli(['sync', '--frozen'], { cwd: project, env: { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY } });
   expect(frozen.code).toBe(0);

@@ -2,7 +2,7 @@
  * The built CLI's `promptlock serve` in a child process (run `npx tsup` first), for the adoption
  * tests: its URL, and the requests it received, counted from its `--verbose` access log.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 

@@ -38,14 +38,21 @@ it('a prompt added to the config is synced on the next poll at --interval 1', as
   const env = { ...process.env, PROMPTLOCK_API_KEY: LOCAL_TEST_KEY, CI: 'true', NO_COLOR: '1' };
   expect((await runBuiltCli(['sync'], { cwd: project, env })).code).toBe(0);
 
-  const watch = spawn(process.execPath, [BIN, 'watch', '--interval', '1', '--verbose'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const watch = spawn(process.execPath, [BIN, 'watch', '--interval', '1', '--verbose'], {
+    cwd: project,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   watch.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   const exited = new Promise<number | null>((resolve) => watch.on('exit', (code) => resolve(code)));
   try {
     // Two polls in: the 4 locked prompts are being re-checked round-robin, 3 per poll.
     expect(await until(() => /Poll 2: checked 3/.test(err))).toBe(true);
-    await writeFile(path.join(project, 'prompts.config.json'), `${JSON.stringify({ baseUrl: serve.url, prompts: [0, 1, 2, 3, 4].map(name) }, null, 2)}\n`);
+    await writeFile(
+      path.join(project, 'prompts.config.json'),
+      `${JSON.stringify({ baseUrl: serve.url, prompts: [0, 1, 2, 3, 4].map(name) }, null, 2)}\n`,
+    );
     const lockfile = path.join(project, 'prompts.lock.json');
     const synced = await until(async () => (await readFile(lockfile, 'utf8')).includes(name(4)));
     expect(err).not.toMatch(/waits for the next polls/);

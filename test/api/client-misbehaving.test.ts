@@ -89,8 +89,15 @@ describe('invalid bodies', () => {
   ];
   it.each(changes)('names the prompt and the field for %s', async (_name, change, expected) => {
     const prompt = {
-      id: 'pmt_1', title: 'T', content: 'c', tags: [], version: 'v1', workspaceSlug: 'acme',
-      packageName: '@acme/x:v1', context: [], metadata: { createdAt: 1 },
+      id: 'pmt_1',
+      title: 'T',
+      content: 'c',
+      tags: [],
+      version: 'v1',
+      workspaceSlug: 'acme',
+      packageName: '@acme/x:v1',
+      context: [],
+      metadata: { createdAt: 1 },
     };
     await withTinyServer(
       (_req, res) => res.end(typeof change === 'string' ? change : json({ ...prompt, ...change })),
@@ -108,7 +115,17 @@ describe('invalid bodies', () => {
   });
 
   it('keeps extra fields, and critiquePrompt absent or null as it came', async () => {
-    const base = { id: 'p', title: 'T', content: 'c', tags: [], version: 'v0', workspaceSlug: 'acme', packageName: '@acme/x:v0', context: [], metadata: { createdAt: 1, generatedAt: 2 } };
+    const base = {
+      id: 'p',
+      title: 'T',
+      content: 'c',
+      tags: [],
+      version: 'v0',
+      workspaceSlug: 'acme',
+      packageName: '@acme/x:v0',
+      context: [],
+      metadata: { createdAt: 1, generatedAt: 2 },
+    };
     let call = 0;
     await withTinyServer(
       (_req, res) => res.end(json(call++ === 0 ? { ...base, extra: { a: 1 } } : { data: { ...base, critiquePrompt: null } })),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
-import { LOCAL_TEST_KEY, type FaultKind } from '../../src/server/index.js';
+import { type FaultKind, LOCAL_TEST_KEY } from '../../src/server/index.js';
 import type { Prompt, PromptSummary } from '../../src/types.js';
 import { caught, everythingOf, stable, withService } from './helpers.js';
 
@@ -85,7 +85,9 @@ describe('timeouts', () => {
       try {
         const error = await caught(client.getPrompt('@acme/welcome'));
         expect(error).toMatchObject({ code: 'timeout' });
-        expect(error.message).toBe(`The prompt service at ${server.url} did not answer within 100 ms while fetching @acme/welcome (3 attempts).`);
+        expect(error.message).toBe(
+          `The prompt service at ${server.url} did not answer within 100 ms while fetching @acme/welcome (3 attempts).`,
+        );
         expect(retries).toEqual(['timeout', 'timeout']);
         expect(client.stats.requests).toBe(3);
         expect(everythingOf(error)).not.toContain(LOCAL_TEST_KEY);
@@ -110,7 +112,9 @@ describe('server errors', () => {
       try {
         const error = await caught(client.getPrompt('@acme/welcome'));
         expect(error).toMatchObject({ status: 503, code: 'internal_error' });
-        expect(error.message).toMatch(/^The service failed with 503 internal_error while fetching @acme\/welcome, 3 attempts: [\s\S]*[^.]\.$/);
+        expect(error.message).toMatch(
+          /^The service failed with 503 internal_error while fetching @acme\/welcome, 3 attempts: [\s\S]*[^.]\.$/,
+        );
         expect(server.stats.byStatus['503']).toBe(3);
         expect(events.filter((e) => e.includes('"retry"'))).toHaveLength(2);
         expect(everythingOf(error) + events.join('\n')).not.toContain(LOCAL_TEST_KEY);

@@ -32,49 +32,48 @@ describe('against the local service, both envelopes × both error shapes', () =>
   let reference: { names: string[]; prompts: Prompt[] } | undefined;
 
   it.each(combos)('%s answers, %s errors: same data, same messages', async (envelope, errors) => {
-    await withService(
-      { envelope, errors, keys: [{ key: LOCAL_TEST_KEY }, { key: GLOBEX_KEY, workspace: 'globex' }] },
-      async (server) => {
-        const everything = await fetchEverything(server.url);
-        expect(everything.names.length).toBeGreaterThanOrEqual(12);
-        reference ??= everything;
-        expect(everything).toEqual(reference);
-        const onePrompt = everything.prompts.find((p) => p.packageName.startsWith('@acme/support-reply'))!;
-        expect(onePrompt.context.length).toBeGreaterThan(0);
+    await withService({ envelope, errors, keys: [{ key: LOCAL_TEST_KEY }, { key: GLOBEX_KEY, workspace: 'globex' }] }, async (server) => {
+      const everything = await fetchEverything(server.url);
+      expect(everything.names.length).toBeGreaterThanOrEqual(12);
+      reference ??= everything;
+      expect(everything).toEqual(reference);
+      const onePrompt = everything.prompts.find((p) => p.packageName.startsWith('@acme/support-reply'))!;
+      expect(onePrompt.context.length).toBeGreaterThan(0);
 
-        const wrongKey = createClient({ baseUrl: server.url, apiKey: WRONG_KEY, retries: 0 });
-        const noKey = createClient({ baseUrl: server.url, retries: 0 });
-        const scoped = createClient({ baseUrl: server.url, apiKey: GLOBEX_KEY, retries: 0 });
-        const good = createClient({ baseUrl: server.url, apiKey: LOCAL_TEST_KEY, retries: 0 });
-        try {
-          const e401 = await caught(wrongKey.getPrompt('@acme/welcome'));
-          expect(e401).toBeInstanceOf(ServiceError);
-          expect(e401).toMatchObject({ status: 401, code: 'unauthorized' });
-          expect(e401.message).toBe(`The service rejected the API key sk_test…0000 (401 unauthorized) at ${server.url}.`);
-          expect(e401.hint).toBe('Set PROMPTLOCK_API_KEY to a valid key.');
-          expect(everythingOf(e401)).not.toContain(WRONG_KEY);
+      const wrongKey = createClient({ baseUrl: server.url, apiKey: WRONG_KEY, retries: 0 });
+      const noKey = createClient({ baseUrl: server.url, retries: 0 });
+      const scoped = createClient({ baseUrl: server.url, apiKey: GLOBEX_KEY, retries: 0 });
+      const good = createClient({ baseUrl: server.url, apiKey: LOCAL_TEST_KEY, retries: 0 });
+      try {
+        const e401 = await caught(wrongKey.getPrompt('@acme/welcome'));
+        expect(e401).toBeInstanceOf(ServiceError);
+        expect(e401).toMatchObject({ status: 401, code: 'unauthorized' });
+        expect(e401.message).toBe(`The service rejected the API key sk_test…0000 (401 unauthorized) at ${server.url}.`);
+        expect(e401.hint).toBe('Set PROMPTLOCK_API_KEY to a valid key.');
+        expect(everythingOf(e401)).not.toContain(WRONG_KEY);
 
-          const e401none = await caught(noKey.listAll());
-          expect(e401none.message).toBe(`The service needs an API key (401 unauthorized) at ${server.url}, and none is set.`);
-          expect(e401none.hint).toBe('Set PROMPTLOCK_API_KEY (or BAYT_API_KEY) to your API key.');
+        const e401none = await caught(noKey.listAll());
+        expect(e401none.message).toBe(`The service needs an API key (401 unauthorized) at ${server.url}, and none is set.`);
+        expect(e401none.hint).toBe('Set PROMPTLOCK_API_KEY (or BAYT_API_KEY) to your API key.');
 
-          const e403 = await caught(scoped.getPrompt('@acme/welcome'));
-          expect(e403).toMatchObject({ status: 403, code: 'forbidden' });
-          expect(e403.message).toBe('The API key sk_test…glbx has no access to workspace "acme" (403 forbidden) while fetching @acme/welcome.');
-          expect(everythingOf(e403)).not.toContain(GLOBEX_KEY);
+        const e403 = await caught(scoped.getPrompt('@acme/welcome'));
+        expect(e403).toMatchObject({ status: 403, code: 'forbidden' });
+        expect(e403.message).toBe(
+          'The API key sk_test…glbx has no access to workspace "acme" (403 forbidden) while fetching @acme/welcome.',
+        );
+        expect(everythingOf(e403)).not.toContain(GLOBEX_KEY);
 
-          const e404 = await caught(good.getPrompt('@acme/no-such-prompt'));
-          expect(e404).toMatchObject({ status: 404, code: 'not_found' });
-          expect(e404.message).toBe(`Prompt @acme/no-such-prompt was not found (404) at ${server.url}.`);
+        const e404 = await caught(good.getPrompt('@acme/no-such-prompt'));
+        expect(e404).toMatchObject({ status: 404, code: 'not_found' });
+        expect(e404.message).toBe(`Prompt @acme/no-such-prompt was not found (404) at ${server.url}.`);
 
-          const e404v = await caught(good.getPrompt('@acme/welcome:v99'));
-          expect(e404v.message).toContain('@acme/welcome:v99');
-          expect(everythingOf(e404v)).not.toContain(LOCAL_TEST_KEY);
-        } finally {
-          await Promise.all([wrongKey.close(), noKey.close(), scoped.close(), good.close()]);
-        }
-      },
-    );
+        const e404v = await caught(good.getPrompt('@acme/welcome:v99'));
+        expect(e404v.message).toContain('@acme/welcome:v99');
+        expect(everythingOf(e404v)).not.toContain(LOCAL_TEST_KEY);
+      } finally {
+        await Promise.all([wrongKey.close(), noKey.close(), scoped.close(), good.close()]);
+      }
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
+import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
 import type { Prompt } from '../../src/types.js';
 
 const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/workspace', import.meta.url));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, retryAfterMs } from '../../src/api/backoff.js';
 import { ConcurrencyLimiter } from '../../src/api/concurrency-limiter.js';
-import { RESET_MARGIN_MS, RateLimitPacer, readRateLimit } from '../../src/api/rate-limit-pacer.js';
 import { createClient } from '../../src/api/index.js';
+import { RateLimitPacer, RESET_MARGIN_MS, readRateLimit } from '../../src/api/rate-limit-pacer.js';
 import { ConfigError } from '../../src/errors.js';
 
 describe('backoffDelay', () => {

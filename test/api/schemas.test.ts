@@ -4,11 +4,27 @@ import { listPageSchema, promptSchema, readErrorBody, unwrapEnvelope } from '../
 
 describe('readErrorBody', () => {
   const table: [string, unknown, ReturnType<typeof readErrorBody>][] = [
-    ['flat code with message', { error: 'not_found', message: 'No prompt @a/b' }, { code: 'not_found', message: 'No prompt @a/b', retryAfterSeconds: undefined }],
-    ['flat 404 with an empty message', { error: 'not_found', message: '' }, { code: 'not_found', message: undefined, retryAfterSeconds: undefined }],
+    [
+      'flat code with message',
+      { error: 'not_found', message: 'No prompt @a/b' },
+      { code: 'not_found', message: 'No prompt @a/b', retryAfterSeconds: undefined },
+    ],
+    [
+      'flat 404 with an empty message',
+      { error: 'not_found', message: '' },
+      { code: 'not_found', message: undefined, retryAfterSeconds: undefined },
+    ],
     ['flat prose', { error: 'Invalid API key' }, { code: undefined, message: 'Invalid API key', retryAfterSeconds: undefined }],
-    ['nested with retry_after', { error: { code: 'rate_limit_exceeded', message: 'slow down', retry_after: 12 } }, { code: 'rate_limit_exceeded', message: 'slow down', retryAfterSeconds: 12 }],
-    ['nested inside data', { data: { error: { code: 'forbidden', message: 'no' } } }, { code: 'forbidden', message: 'no', retryAfterSeconds: undefined }],
+    [
+      'nested with retry_after',
+      { error: { code: 'rate_limit_exceeded', message: 'slow down', retry_after: 12 } },
+      { code: 'rate_limit_exceeded', message: 'slow down', retryAfterSeconds: 12 },
+    ],
+    [
+      'nested inside data',
+      { data: { error: { code: 'forbidden', message: 'no' } } },
+      { code: 'forbidden', message: 'no', retryAfterSeconds: undefined },
+    ],
     ['not JSON at all', undefined, { code: undefined, message: undefined, retryAfterSeconds: undefined }],
   ];
   it.each(table)('%s', (_name, given, want) => {
@@ -27,9 +43,23 @@ describe('unwrapEnvelope', () => {
 });
 
 describe('describeIssue', () => {
-  const prompt = { id: 'p', title: 'T', content: 'c', tags: [], version: 'v1', workspaceSlug: 'a', packageName: '@a/b', context: [], metadata: { createdAt: 1 } };
+  const prompt = {
+    id: 'p',
+    title: 'T',
+    content: 'c',
+    tags: [],
+    version: 'v1',
+    workspaceSlug: 'a',
+    packageName: '@a/b',
+    context: [],
+    metadata: { createdAt: 1 },
+  };
   const table: [string, () => ReturnType<typeof promptSchema.safeParse>, string][] = [
-    ['a wrong type deep in a list', () => listPageSchema.safeParse({ prompts: [{ id: 'a', title: 't', packageName: 'x' }, { id: 1 }], hasMore: false }) as never, 'prompts[1].id: expected string'],
+    [
+      'a wrong type deep in a list',
+      () => listPageSchema.safeParse({ prompts: [{ id: 'a', title: 't', packageName: 'x' }, { id: 1 }], hasMore: false }) as never,
+      'prompts[1].id: expected string',
+    ],
     ['a nullable field given a number', () => promptSchema.safeParse({ ...prompt, systemPrompt: 5 }), 'systemPrompt: expected string'],
     ['a missing metadata time', () => promptSchema.safeParse({ ...prompt, metadata: {} }), 'metadata.createdAt: expected number'],
     ['an empty version', () => promptSchema.safeParse({ ...prompt, version: '' }), 'version: expected a non-empty value'],
@@ -42,12 +72,34 @@ describe('describeIssue', () => {
 
   it('accepts the public example answer (no critiquePrompt)', () => {
     const example = {
-      id: 'pmt_abc123', title: 'Customer Support Assistant', content: 'You are…', systemPrompt: 'Be professional',
-      description: 'AI assistant', category: 'support', tags: ['support'], version: 'v1', workspaceSlug: 'acme-corp',
+      id: 'pmt_abc123',
+      title: 'Customer Support Assistant',
+      content: 'You are…',
+      systemPrompt: 'Be professional',
+      description: 'AI assistant',
+      category: 'support',
+      tags: ['support'],
+      version: 'v1',
+      workspaceSlug: 'acme-corp',
       packageName: '@acme-corp/support-assistant:v1',
       context: [
-        { id: 'ctx_file_123', type: 'file', label: 'Product FAQ', fileName: 'product-faq.pdf', fileSize: 52428, mimeType: 'application/pdf', createdAt: 1705497600000 },
-        { id: 'ctx_url_456', type: 'url', label: 'Knowledge Base', url: 'https://example.com/kb', urlFetchedAt: 1705497600000, createdAt: 1705497000000 },
+        {
+          id: 'ctx_file_123',
+          type: 'file',
+          label: 'Product FAQ',
+          fileName: 'product-faq.pdf',
+          fileSize: 52428,
+          mimeType: 'application/pdf',
+          createdAt: 1705497600000,
+        },
+        {
+          id: 'ctx_url_456',
+          type: 'url',
+          label: 'Knowledge Base',
+          url: 'https://example.com/kb',
+          urlFetchedAt: 1705497600000,
+          createdAt: 1705497000000,
+        },
       ],
       metadata: { createdAt: 1705400000000, generatedAt: 1705497600000 },
     };

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateModule, type CodegenPrompt } from '../../src/codegen/index.js';
+import { type CodegenPrompt, generateModule } from '../../src/codegen/index.js';
 import { createGenerateCache, generate } from '../../src/sync/generate.js';
 import { codegenPrompt, tempDir, writeStore } from '../codegen/helpers.js';
 

@@ -2,7 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_TEST_KEY, startServer, type RunningServer } from '../../src/server/index.js';
+import { LOCAL_TEST_KEY, type RunningServer, startServer } from '../../src/server/index.js';
 import { BIN, runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 
@@ -66,7 +66,10 @@ describe('progress output', () => {
   });
 
   it('prints plain lines and no escape codes when piped', async () => {
-    const run = await runBuiltCli(['sync'], { cwd: await project(), env: { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY, CI: undefined, NO_COLOR: undefined } });
+    const run = await runBuiltCli(['sync'], {
+      cwd: await project(),
+      env: { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY, CI: undefined, NO_COLOR: undefined },
+    });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('Fetching 14 prompts…');
     expect(run.stderr).not.toContain('\u001b[');

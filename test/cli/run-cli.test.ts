@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { LOCAL_TEST_KEY, maskKey, redact } from '../../src/secrets.js';
-import { memoryIO } from '../helpers/memory-io.js';
 import { VERSION } from '../../src/version.js';
+import { memoryIO } from '../helpers/memory-io.js';
 
 function io(env: NodeJS.ProcessEnv = {}) {
   const memory = memoryIO({ env });
@@ -48,7 +48,12 @@ describe('runCli', () => {
   it('--json usage errors print one JSON document too', async () => {
     const t = io();
     expect(await runCli(['--json', 'sync', '--bogus'], t.io)).toBe(2);
-    expect(JSON.parse(t.text().out)).toMatchObject({ command: 'sync', ok: false, exitCode: 2, error: { code: 'usage', message: "unknown option '--bogus'" } });
+    expect(JSON.parse(t.text().out)).toMatchObject({
+      command: 'sync',
+      ok: false,
+      exitCode: 2,
+      error: { code: 'usage', message: "unknown option '--bogus'" },
+    });
   });
 
   it('--json failures still print one JSON document', async () => {

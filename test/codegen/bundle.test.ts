@@ -2,9 +2,10 @@
  * Tree-shaking: an app that imports one prompt out of 1,000, bundled with esbuild, carries that
  * prompt's text and none of the others'.
  */
-import { build } from 'esbuild';
+
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateModule, generateModuleFiles } from '../../src/codegen/index.js';
 import { codegenPrompt, tempDir } from './helpers.js';

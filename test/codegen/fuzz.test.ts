@@ -4,26 +4,82 @@
  * go into one module, which must type-check strictly and, imported, render each text
  * byte-identical to the shared template module. Seeded, so a failure reproduces.
  */
-import { seededRandom } from '../../src/server/seeded-random.js';
+
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateModule } from '../../src/codegen/index.js';
 import { TemplateError } from '../../src/errors.js';
+import { seededRandom } from '../../src/server/seeded-random.js';
 import { listVariables, renderTemplate, type VariableType } from '../../src/template/index.js';
 import { codegenPrompt, compileStrict, importModule, tempDir } from './helpers.js';
 
 const COUNT = 2_000;
 const SEED = 0x5eed;
 
-
 const random = seededRandom(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const NASTY = [
-  '`', '${', '${x}', '*/', '/*', '//', '"', "'", '\\', '\\u0041', '\\n', '\u2028', '\u2029', '\u0000', '\u0007', '\u001b',
-  '\r', '\n', '\r\n', '\t', '🎉', '👩‍💻', '\ud800', '\udfff', '\udc00\ud800', 'é', '\u200b', '\ufeff', '{', '}', '{{', '}}',
-  '{{{', '}}}', ':', ' ', 'a', 'b', '$', '</script>', '@param', '*', '/', 'tpl`${', '-->',
+  '`',
+  '${',
+  '${x}',
+  '*/',
+  '/*',
+  '//',
+  '"',
+  "'",
+  '\\',
+  '\\u0041',
+  '\\n',
+  '\u2028',
+  '\u2029',
+  '\u0000',
+  '\u0007',
+  '\u001b',
+  '\r',
+  '\n',
+  '\r\n',
+  '\t',
+  '🎉',
+  '👩‍💻',
+  '\ud800',
+  '\udfff',
+  '\udc00\ud800',
+  'é',
+  '\u200b',
+  '\ufeff',
+  '{',
+  '}',
+  '{{',
+  '}}',
+  '{{{',
+  '}}}',
+  ':',
+  ' ',
+  'a',
+  'b',
+  '$',
+  '</script>',
+  '@param',
+  '*',
+  '/',
+  'tpl`${',
+  '-->',
 ];
-const NAMES = ['a', 'user_name', 'first-name', 'say "hi"', 'back\\slash', 'tick`', 'dollar${', 'emoji🎉', 'lone\ud800', 'sep\u2028', 'constructor', '__proto__', '2fa'];
+const NAMES = [
+  'a',
+  'user_name',
+  'first-name',
+  'say "hi"',
+  'back\\slash',
+  'tick`',
+  'dollar${',
+  'emoji🎉',
+  'lone\ud800',
+  'sep\u2028',
+  'constructor',
+  '__proto__',
+  '2fa',
+];
 /** One type per name, so random placeholders never conflict. */
 const TYPES: readonly VariableType[] = ['string', 'number', 'boolean', 'array', 'object'];
 const typeOf = (name: string): VariableType => TYPES[NAMES.indexOf(name) % TYPES.length]!;
@@ -71,7 +127,10 @@ while (cases.length < COUNT) {
   const systemPrompt = text();
   let variables;
   try {
-    variables = listVariables([{ label: 'content', text: content }, { label: 'systemPrompt', text: systemPrompt }]);
+    variables = listVariables([
+      { label: 'content', text: content },
+      { label: 'systemPrompt', text: systemPrompt },
+    ]);
   } catch (error) {
     // A random `{{a:x}}` in the noise can give a name two types; draw again.
     if (error instanceof TemplateError) continue;

@@ -4,10 +4,10 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateModule } from '../../src/codegen/index.js';
-import { generate, renderModuleFromStore } from '../../src/sync/generate.js';
 import { runCli } from '../../src/cli/run-cli.js';
+import { generateModule } from '../../src/codegen/index.js';
 import { LockfileError } from '../../src/errors.js';
+import { generate, renderModuleFromStore } from '../../src/sync/generate.js';
 import { codegenPrompt, tempDir, writeStore } from './helpers.js';
 
 const PROMPTS = [
@@ -92,18 +92,30 @@ describe('generate', () => {
 
   const broken: Array<[string, { damage: () => Promise<void>; want: RegExp }]> = [
     ['a missing lockfile', { damage: () => rm(store.lockfilePath), want: /^Lockfile .*prompts\.lock\.json not found\.$/ }],
-    ['a lockfile that is not JSON', { damage: () => writeFile(store.lockfilePath, '{ "lockfileVersion": '), want: /^Lockfile .* is not valid JSON/ }],
+    [
+      'a lockfile that is not JSON',
+      { damage: () => writeFile(store.lockfilePath, '{ "lockfileVersion": '), want: /^Lockfile .* is not valid JSON/ },
+    ],
     [
       'a lockfile with git conflict markers',
-      { damage: () => writeFile(store.lockfilePath, '{\n<<<<<<< HEAD\n'), want: /^Lockfile .* has unresolved git merge conflict markers \(line 2\)\.$/ },
+      {
+        damage: () => writeFile(store.lockfilePath, '{\n<<<<<<< HEAD\n'),
+        want: /^Lockfile .* has unresolved git merge conflict markers \(line 2\)\.$/,
+      },
     ],
     [
       'a missing snapshot',
-      { damage: () => rm(path.join(store.snapshotsDir, 'acme', 'welcome.json')), want: /^Snapshot .*acme[/\\]welcome\.json of @acme\/welcome not found\.$/ },
+      {
+        damage: () => rm(path.join(store.snapshotsDir, 'acme', 'welcome.json')),
+        want: /^Snapshot .*acme[/\\]welcome\.json of @acme\/welcome not found\.$/,
+      },
     ],
     [
       'a damaged snapshot',
-      { damage: () => writeFile(path.join(store.snapshotsDir, 'acme', 'welcome.json'), '{'), want: /^Snapshot .*welcome\.json is not valid JSON/ },
+      {
+        damage: () => writeFile(path.join(store.snapshotsDir, 'acme', 'welcome.json'), '{'),
+        want: /^Snapshot .*welcome\.json is not valid JSON/,
+      },
     ],
     [
       'two missing snapshots, reported together',
@@ -153,7 +165,11 @@ describe('promptlock generate', () => {
       stdout: '',
       stderr: `✔ Generated ${path.join('src', 'generated', 'prompts.ts')} (2 prompts)\n`,
     });
-    expect(await cli(['generate'])).toEqual({ code: 0, stdout: '', stderr: `✔ ${path.join('src', 'generated', 'prompts.ts')} is up to date\n` });
+    expect(await cli(['generate'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `✔ ${path.join('src', 'generated', 'prompts.ts')} is up to date\n`,
+    });
     const json = await cli(['--json', 'generate', '--force']);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({ outputPath, written: false, count: 2, mismatched: [] });

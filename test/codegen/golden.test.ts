@@ -43,5 +43,7 @@ it('typecheckModule finds the fixtures clean and reports a broken module', async
   const broken = `${source}\nexport const wrong: number = welcome().content;\n`;
   const diagnostics = await typecheckModule(broken, 'src/generated/prompts.ts');
   expect(diagnostics).toHaveLength(1);
-  expect(diagnostics[0]).toMatch(/^src\/generated\/prompts\.ts:\d+:\d+ - error TS2322: Type 'string' is not assignable to type 'number'\.$/);
+  expect(diagnostics[0]).toMatch(
+    /^src\/generated\/prompts\.ts:\d+:\d+ - error TS2322: Type 'string' is not assignable to type 'number'\.$/,
+  );
 });

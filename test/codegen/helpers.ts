@@ -1,9 +1,10 @@
 /** Shared helpers of the codegen tests: prompts, stores on disk, and importing a generated module. */
-import { transform } from 'esbuild';
+
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { transform } from 'esbuild';
 import ts from 'typescript';
 import type { CodegenPrompt } from '../../src/codegen/index.js';
 import { encodeLockfile, type Lockfile } from '../../src/store/lockfile-format.js';

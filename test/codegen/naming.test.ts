@@ -51,10 +51,7 @@ describe('functionNames', () => {
         want: { '@a/delete-prompt': 'deletePrompt', '@a/delete': 'deletePrompt2' },
       },
     ],
-    [
-      'same camelCase within one workspace gets a number',
-      { given: ['@a/x-y', '@a/x--y'], want: { '@a/x--y': 'xY', '@a/x-y': 'xY2' } },
-    ],
+    ['same camelCase within one workspace gets a number', { given: ['@a/x-y', '@a/x--y'], want: { '@a/x--y': 'xY', '@a/x-y': 'xY2' } }],
     [
       'prefixed name meets a natural one',
       {
@@ -93,7 +90,9 @@ describe('recorded export names', () => {
   });
 
   it('colliding or invalid recorded names are a LockfileError', () => {
-    expect(() => functionNames(['@a/x', '@b/x'], recorded({ '@a/x': 'x', '@b/x': 'x' }))).toThrow('@b/x and @a/x have the same export name "x".');
+    expect(() => functionNames(['@a/x', '@b/x'], recorded({ '@a/x': 'x', '@b/x': 'x' }))).toThrow(
+      '@b/x and @a/x have the same export name "x".',
+    );
     expect(() => functionNames(['@a/x'], recorded({ '@a/x': 'new' }))).toThrow('The export name "new" of @a/x is a reserved word.');
     expect(exportNameProblem('$ok_1')).toBeUndefined();
     expect(exportNameProblem('1x')).toMatch(/identifier/);

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { generateModule, type CodegenPrompt } from '../../src/codegen/index.js';
+import { type CodegenPrompt, generateModule } from '../../src/codegen/index.js';
 import { LOCAL_TEST_KEY, startServer } from '../../src/server/index.js';
 import { snapshotIntegrity } from '../../src/store/snapshot-format.js';
 import { listVariables, stringifyValue, type VariableType } from '../../src/template/index.js';
@@ -95,7 +95,7 @@ it('generated content equals the service for every sample prompt', { timeout: 12
   }
   const source = generateModule(items);
   expect(compileStrict({ '/prompts.ts': source })).toEqual([]);
-  const mod = await importModule<{ prompts: Record<string, (variables?: unknown) => { content: string } > }>(source, moduleDir);
+  const mod = await importModule<{ prompts: Record<string, (variables?: unknown) => { content: string }> }>(source, moduleDir);
 
   let compared = 0;
   for (const { name, entry } of items) {

@@ -4,9 +4,9 @@
  * prompt and the variable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { $string, $values } from '../../templates/runtime.js';
 import { generateModule } from '../../src/codegen/index.js';
 import { renderTemplate, stringifyValue } from '../../src/template/index.js';
+import { $string, $values } from '../../templates/runtime.js';
 import { codegenPrompt, importModule, tempDir } from './helpers.js';
 
 describe('$string mirrors stringifyValue', () => {

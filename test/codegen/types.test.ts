@@ -37,11 +37,23 @@ export { a, b, c, d, e };
   });
 
   const failing: Array<[string, { call: string; want: RegExp }]> = [
-    ['a missing variable', { call: `supportReply({ customer_name: 'Ada', formal: true, items: [], meta: {}, '2fa-code': '1' })`, want: /TS2345 .*'count' is missing/s }],
+    [
+      'a missing variable',
+      {
+        call: `supportReply({ customer_name: 'Ada', formal: true, items: [], meta: {}, '2fa-code': '1' })`,
+        want: /TS2345 .*'count' is missing/s,
+      },
+    ],
     ['an extra variable', { call: `supportReply({ ${GOOD_VARS.slice(1, -1)}, extra: 1 })`, want: /TS2353 .*'extra' does not exist/s }],
-    ['a wrong type (count: "3" for a number hint)', { call: `supportReply({ ...${GOOD_VARS}, count: '3' })`, want: /TS2322 .*Type 'string' is not assignable to type 'number'/s }],
+    [
+      'a wrong type (count: "3" for a number hint)',
+      { call: `supportReply({ ...${GOOD_VARS}, count: '3' })`, want: /TS2322 .*Type 'string' is not assignable to type 'number'/s },
+    ],
     ['a wrong boolean', { call: `supportReply({ ...${GOOD_VARS}, formal: 'yes' })`, want: /TS2322 .*not assignable to type 'boolean'/s }],
-    ['a string for a list', { call: `supportReply({ ...${GOOD_VARS}, items: 'a,b' })`, want: /TS2322 .*not assignable to type 'unknown\[\]'/s }],
+    [
+      'a string for a list',
+      { call: `supportReply({ ...${GOOD_VARS}, items: 'a,b' })`, want: /TS2322 .*not assignable to type 'unknown\[\]'/s },
+    ],
     ['no argument where variables are needed', { call: `supportReply()`, want: /TS2554 Expected 1 arguments, but got 0/ }],
     ['an argument where the prompt has no variables', { call: `welcome({ x: 1 })`, want: /TS2554 Expected 0 arguments, but got 1/ }],
     ['an unknown package name', { call: `prompts['@acme/nope']`, want: /TS7053|TS2339/ }],

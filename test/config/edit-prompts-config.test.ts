@@ -2,8 +2,8 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
 import { addPromptToConfig, removePromptFromConfig } from '../../src/config/edit/index.js';
+import { ConfigError } from '../../src/errors.js';
 
 const FIXTURES = new URL('../fixtures/init/', import.meta.url).pathname;
 // UPDATE_GOLDEN=1 rewrites expected.ts from the current output; review the diff before committing.
@@ -67,16 +67,76 @@ export default defineConfig({
 
 describe('refused edits', () => {
   it.each([
-    ['remove a name not in the list', 'remove', LIST, '@acme/support-reply', '"@acme/support-reply" is not in the prompts list of prompts.config.ts.'],
-    ['remove with a selector the list lacks', 'remove', LIST, '@acme/billing:v2', '"@acme/billing:v2" is not in the prompts list of prompts.config.ts.'],
-    ['remove an ambiguous package name', 'remove', LIST, '@acme/onboarding', '"@acme/onboarding" matches several entries of prompts.config.ts: "@acme/onboarding:v3", "@acme/onboarding:draft".'],
-    ['remove the last entry', 'remove', `export default { prompts: ['@acme/billing'] };\n`, '@acme/billing', 'Not removing "@acme/billing": it is the last entry of the prompts list in prompts.config.ts, and an empty list means every prompt the service lists.'],
-    ['remove without a prompts option', 'remove', `export default {};\n`, '@acme/billing', 'prompts.config.ts has no prompts option, so "@acme/billing" is not in it.'],
-    ['add a package listed twice', 'add', LIST, '@acme/onboarding:v4', 'Cannot add "@acme/onboarding:v4": prompts.config.ts already lists @acme/onboarding several times ("@acme/onboarding:v3", "@acme/onboarding:draft").'],
-    ['add an invalid name', 'add', LIST, 'Acme/Onboarding', 'Invalid prompt name "Acme/Onboarding": expected @workspace/package[:vN|latest|draft] or @workspace/*.'],
-    ['add with a bad selector', 'add', LIST, '@acme/billing:v', 'Invalid prompt name "@acme/billing:v": expected @workspace/package[:vN|latest|draft] or @workspace/*.'],
-    ['prompts is a variable', 'add', `const prompts = ['@a/b'];\nexport default { prompts };\n`, '@acme/billing', 'The prompts option in prompts.config.ts is a variable, not a list promptlock can edit.'],
-    ['prompts is computed', 'add', `export default { prompts: names() };\n`, '@acme/billing', 'The prompts option in prompts.config.ts is not a list literal promptlock can edit.'],
+    [
+      'remove a name not in the list',
+      'remove',
+      LIST,
+      '@acme/support-reply',
+      '"@acme/support-reply" is not in the prompts list of prompts.config.ts.',
+    ],
+    [
+      'remove with a selector the list lacks',
+      'remove',
+      LIST,
+      '@acme/billing:v2',
+      '"@acme/billing:v2" is not in the prompts list of prompts.config.ts.',
+    ],
+    [
+      'remove an ambiguous package name',
+      'remove',
+      LIST,
+      '@acme/onboarding',
+      '"@acme/onboarding" matches several entries of prompts.config.ts: "@acme/onboarding:v3", "@acme/onboarding:draft".',
+    ],
+    [
+      'remove the last entry',
+      'remove',
+      `export default { prompts: ['@acme/billing'] };\n`,
+      '@acme/billing',
+      'Not removing "@acme/billing": it is the last entry of the prompts list in prompts.config.ts, and an empty list means every prompt the service lists.',
+    ],
+    [
+      'remove without a prompts option',
+      'remove',
+      `export default {};\n`,
+      '@acme/billing',
+      'prompts.config.ts has no prompts option, so "@acme/billing" is not in it.',
+    ],
+    [
+      'add a package listed twice',
+      'add',
+      LIST,
+      '@acme/onboarding:v4',
+      'Cannot add "@acme/onboarding:v4": prompts.config.ts already lists @acme/onboarding several times ("@acme/onboarding:v3", "@acme/onboarding:draft").',
+    ],
+    [
+      'add an invalid name',
+      'add',
+      LIST,
+      'Acme/Onboarding',
+      'Invalid prompt name "Acme/Onboarding": expected @workspace/package[:vN|latest|draft] or @workspace/*.',
+    ],
+    [
+      'add with a bad selector',
+      'add',
+      LIST,
+      '@acme/billing:v',
+      'Invalid prompt name "@acme/billing:v": expected @workspace/package[:vN|latest|draft] or @workspace/*.',
+    ],
+    [
+      'prompts is a variable',
+      'add',
+      `const prompts = ['@a/b'];\nexport default { prompts };\n`,
+      '@acme/billing',
+      'The prompts option in prompts.config.ts is a variable, not a list promptlock can edit.',
+    ],
+    [
+      'prompts is computed',
+      'add',
+      `export default { prompts: names() };\n`,
+      '@acme/billing',
+      'The prompts option in prompts.config.ts is not a list literal promptlock can edit.',
+    ],
     ['no config object', 'add', `export default load();\n`, '@acme/billing', 'Cannot find the config object in prompts.config.ts.'],
   ])('%s', async (_title, command, input, name, message) => {
     const configPath = join(dir, 'refused', 'prompts.config.ts');

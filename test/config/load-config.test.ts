@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
 import { loadConfig } from '../../src/config/index.js';
+import { ConfigError } from '../../src/errors.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 
 const roots: string[] = [];
@@ -85,7 +85,11 @@ describe('loadConfig: finding and loading', () => {
 
   const formats: [string, Record<string, string>, string][] = [
     ['.mts', { 'prompts.config.mts': `export default { workspace: 'mts' };` }, 'prompts.config.mts'],
-    ['.js (ESM)', { 'prompts.config.js': `import { defineConfig } from 'promptlock';\nexport default defineConfig({ workspace: 'js' });` }, 'prompts.config.js'],
+    [
+      '.js (ESM)',
+      { 'prompts.config.js': `import { defineConfig } from 'promptlock';\nexport default defineConfig({ workspace: 'js' });` },
+      'prompts.config.js',
+    ],
     ['.mjs', { 'prompts.config.mjs': `export default { workspace: 'mjs' };` }, 'prompts.config.mjs'],
     ['.json', { 'prompts.config.json': `{ "workspace": "json" }` }, 'prompts.config.json'],
     ['package.json key', { 'package.json': `{ "name": "x", "promptlock": { "workspace": "pkg" } }` }, 'package.json'],
@@ -107,7 +111,10 @@ describe('loadConfig: finding and loading', () => {
   });
 
   it('reloads a .ts config and what it imports after they change (watch mode)', async () => {
-    const root = project({ 'ws.ts': `export const ws = 'first';`, 'prompts.config.ts': `import { ws } from './ws';\nexport default { workspace: ws };` });
+    const root = project({
+      'ws.ts': `export const ws = 'first';`,
+      'prompts.config.ts': `import { ws } from './ws';\nexport default { workspace: ws };`,
+    });
     expect((await loadConfig({ cwd: root, env: {} })).workspace).toBe('first');
     writeFileSync(path.join(root, 'ws.ts'), `export const ws = 'second';`);
     expect((await loadConfig({ cwd: root, env: {} })).workspace).toBe('second');
@@ -117,45 +124,87 @@ describe('loadConfig: finding and loading', () => {
     const root = project({ 'prompts.config.json': `{ "baseUrl": "https://example.com/" }` });
     const env = { PROMPTLOCK_API_KEY: ' key-one ', BAYT_API_KEY: 'key-two' };
     expect(await loadConfig({ cwd: root, env })).toMatchObject({ apiKey: 'key-one', baseUrl: 'https://example.com' });
-    expect(await loadConfig({ cwd: root, env: { BAYT_API_KEY: 'key-two', PROMPTLOCK_BASE_URL: 'http://127.0.0.1:4010' } }))
-      .toMatchObject({ apiKey: 'key-two', baseUrl: 'http://127.0.0.1:4010' });
+    expect(await loadConfig({ cwd: root, env: { BAYT_API_KEY: 'key-two', PROMPTLOCK_BASE_URL: 'http://127.0.0.1:4010' } })).toMatchObject({
+      apiKey: 'key-two',
+      baseUrl: 'http://127.0.0.1:4010',
+    });
   });
 });
 
 /** [name, files, message (exact) or pattern]. Every message names the option and what is allowed. */
 const failures: [string, Record<string, string>, string | RegExp][] = [
-  ['concurrency out of range', { 'prompts.config.ts': 'export default { concurrency: 0 };' },
-    'Invalid value for option "concurrency" in prompts.config.ts: expected an integer from 1 to 256, got 0.'],
-  ['concurrency not an integer', { 'prompts.config.ts': 'export default { concurrency: 2.5 };' },
-    'Invalid value for option "concurrency" in prompts.config.ts: expected an integer from 1 to 256, got 2.5.'],
-  ['unknown option with a suggestion', { 'prompts.config.ts': `export default { snapshot: 'x' };` },
-    'Unknown option "snapshot" in prompts.config.ts (did you mean "snapshots"?).'],
-  ['unknown option without one', { 'prompts.config.json': `{ "colour": "red" }` },
-    'Unknown option "colour" in prompts.config.json.'],
-  ['a bad prompts entry', { 'prompts.config.ts': `export default { prompts: ['@acme/a', '@acme/b:v2', '@Acme/x'] };` },
-    'Invalid value for option "prompts[2]" in prompts.config.ts: "@Acme/x" is not a package name or workspace glob (expected @workspace/package[:vN|latest|draft] or @workspace/*).'],
-  ['a bad selector', { 'prompts.config.json': `{ "prompts": ["@acme/*:v1.2"] }` },
-    'Invalid value for option "prompts[0]" in prompts.config.json: "@acme/*:v1.2" is not a package name or workspace glob (expected @workspace/package[:vN|latest|draft] or @workspace/*).'],
-  ['prompts not an array', { 'prompts.config.json': `{ "prompts": "@acme/*" }` },
-    'Invalid value for option "prompts" in prompts.config.json: expected an array of package names or workspace globs (@workspace/package[:vN|latest|draft] or @workspace/*), got "@acme/*".'],
-  ['one package with two selectors', { 'prompts.config.json': `{ "prompts": ["@acme/x:v1", "@acme/y", "@acme/x:draft"] }` },
-    'Invalid value for option "prompts[2]" in prompts.config.json: "@acme/x:draft" asks for @acme/x again, already requested as "@acme/x:v1" in prompts[0] (keep one entry per package, with one selector).'],
-  ['plain http to a remote host', { 'prompts.config.json': `{ "baseUrl": "http://api.example.com" }` },
-    'Invalid value for option "baseUrl" in prompts.config.json: expected an https:// URL (http:// only for loopback hosts: 127.0.0.0/8, ::1, localhost), got "http://api.example.com" (plain http:// would send the API key unencrypted to api.example.com).'],
-  ['not a URL', { 'prompts.config.json': `{ "baseUrl": "api.example.com" }` },
-    /option "baseUrl" .*got "api\.example\.com" \(not a URL\)\.$/],
-  ['wrong type', { 'prompts.config.json': `{ "contextFiles": "yes" }` },
-    'Invalid value for option "contextFiles" in prompts.config.json: expected true or false, got "yes".'],
-  ['bad workspace', { 'package.json': `{ "promptlock": { "workspace": "Acme Corp" } }` },
-    'Invalid value for option "workspace" in package.json ("promptlock" key): expected a workspace slug (lower-case letters, digits and hyphens), got "Acme Corp".'],
-  ['several problems at once', { 'prompts.config.json': `{ "concurrency": 0, "timeout": -1 }` },
-    /"concurrency".*got 0\.\n.*"timeout".*got -1\./],
-  ['not an object', { 'prompts.config.json': `[1, 2]` },
-    'prompts.config.json must export a config object, got an array.'],
-  ['a config that throws', { 'prompts.config.ts': `throw new Error('boom');\nexport default {};` },
-    /^Could not load config file .*prompts\.config\.ts:1:1: boom\n> 1 \| throw new Error\('boom'\);\n {4}\| \^\n {2}2 \| export default \{\};$/],
-  ['a config importing a missing file', { 'prompts.config.ts': `import x from './nope';\nexport default x;` },
-    /^Could not load config file .*prompts\.config\.ts:1:1: .*nope/],
+  [
+    'concurrency out of range',
+    { 'prompts.config.ts': 'export default { concurrency: 0 };' },
+    'Invalid value for option "concurrency" in prompts.config.ts: expected an integer from 1 to 256, got 0.',
+  ],
+  [
+    'concurrency not an integer',
+    { 'prompts.config.ts': 'export default { concurrency: 2.5 };' },
+    'Invalid value for option "concurrency" in prompts.config.ts: expected an integer from 1 to 256, got 2.5.',
+  ],
+  [
+    'unknown option with a suggestion',
+    { 'prompts.config.ts': `export default { snapshot: 'x' };` },
+    'Unknown option "snapshot" in prompts.config.ts (did you mean "snapshots"?).',
+  ],
+  ['unknown option without one', { 'prompts.config.json': `{ "colour": "red" }` }, 'Unknown option "colour" in prompts.config.json.'],
+  [
+    'a bad prompts entry',
+    { 'prompts.config.ts': `export default { prompts: ['@acme/a', '@acme/b:v2', '@Acme/x'] };` },
+    'Invalid value for option "prompts[2]" in prompts.config.ts: "@Acme/x" is not a package name or workspace glob (expected @workspace/package[:vN|latest|draft] or @workspace/*).',
+  ],
+  [
+    'a bad selector',
+    { 'prompts.config.json': `{ "prompts": ["@acme/*:v1.2"] }` },
+    'Invalid value for option "prompts[0]" in prompts.config.json: "@acme/*:v1.2" is not a package name or workspace glob (expected @workspace/package[:vN|latest|draft] or @workspace/*).',
+  ],
+  [
+    'prompts not an array',
+    { 'prompts.config.json': `{ "prompts": "@acme/*" }` },
+    'Invalid value for option "prompts" in prompts.config.json: expected an array of package names or workspace globs (@workspace/package[:vN|latest|draft] or @workspace/*), got "@acme/*".',
+  ],
+  [
+    'one package with two selectors',
+    { 'prompts.config.json': `{ "prompts": ["@acme/x:v1", "@acme/y", "@acme/x:draft"] }` },
+    'Invalid value for option "prompts[2]" in prompts.config.json: "@acme/x:draft" asks for @acme/x again, already requested as "@acme/x:v1" in prompts[0] (keep one entry per package, with one selector).',
+  ],
+  [
+    'plain http to a remote host',
+    { 'prompts.config.json': `{ "baseUrl": "http://api.example.com" }` },
+    'Invalid value for option "baseUrl" in prompts.config.json: expected an https:// URL (http:// only for loopback hosts: 127.0.0.0/8, ::1, localhost), got "http://api.example.com" (plain http:// would send the API key unencrypted to api.example.com).',
+  ],
+  [
+    'not a URL',
+    { 'prompts.config.json': `{ "baseUrl": "api.example.com" }` },
+    /option "baseUrl" .*got "api\.example\.com" \(not a URL\)\.$/,
+  ],
+  [
+    'wrong type',
+    { 'prompts.config.json': `{ "contextFiles": "yes" }` },
+    'Invalid value for option "contextFiles" in prompts.config.json: expected true or false, got "yes".',
+  ],
+  [
+    'bad workspace',
+    { 'package.json': `{ "promptlock": { "workspace": "Acme Corp" } }` },
+    'Invalid value for option "workspace" in package.json ("promptlock" key): expected a workspace slug (lower-case letters, digits and hyphens), got "Acme Corp".',
+  ],
+  [
+    'several problems at once',
+    { 'prompts.config.json': `{ "concurrency": 0, "timeout": -1 }` },
+    /"concurrency".*got 0\.\n.*"timeout".*got -1\./,
+  ],
+  ['not an object', { 'prompts.config.json': `[1, 2]` }, 'prompts.config.json must export a config object, got an array.'],
+  [
+    'a config that throws',
+    { 'prompts.config.ts': `throw new Error('boom');\nexport default {};` },
+    /^Could not load config file .*prompts\.config\.ts:1:1: boom\n> 1 \| throw new Error\('boom'\);\n {4}\| \^\n {2}2 \| export default \{\};$/,
+  ],
+  [
+    'a config importing a missing file',
+    { 'prompts.config.ts': `import x from './nope';\nexport default x;` },
+    /^Could not load config file .*prompts\.config\.ts:1:1: .*nope/,
+  ],
 ];
 
 describe('loadConfig: errors', () => {

@@ -10,21 +10,40 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { renderModuleFromStore } from '../../src/sync/generate.js';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
+import { renderModuleFromStore } from '../../src/sync/generate.js';
+import { importModule } from '../codegen/helpers.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
-import { importModule } from '../codegen/helpers.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
 const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
 const { serve, project } = disposables();
-const exists = (file: string) => access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 const PROMPTS = ['@acme/support-reply', '@acme/welcome'];
 
 /** `tsc --checkJs --noEmit --strict` on one file of the project: exit code and output. */
 async function checkJs(dir: string, file: string): Promise<{ code: number; output: string }> {
-  const args = [TSC, '--checkJs', '--allowJs', '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--pretty', 'false', file];
+  const args = [
+    TSC,
+    '--checkJs',
+    '--allowJs',
+    '--noEmit',
+    '--strict',
+    '--target',
+    'es2022',
+    '--module',
+    'nodenext',
+    '--moduleResolution',
+    'nodenext',
+    '--pretty',
+    'false',
+    file,
+  ];
   try {
     const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: dir, timeout: 60_000 });
     return { code: 0, output: stdout };

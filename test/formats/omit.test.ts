@@ -3,11 +3,12 @@
  * prompt carries no trace of the omitted texts or context URLs, the types reject reading an
  * omitted field, and the option is validated with a clear error.
  */
-import { build } from 'esbuild';
+
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateModule, generateModuleFiles, typecheckModule, type OmittableField } from '../../src/codegen/index.js';
+import { generateModule, generateModuleFiles, type OmittableField, typecheckModule } from '../../src/codegen/index.js';
 import { parseUserConfig } from '../../src/config/parse-user-config.js';
 import { ConfigError } from '../../src/errors.js';
 import { codegenPrompt, compileStrict, importModule, tempDir } from '../codegen/helpers.js';
@@ -59,7 +60,8 @@ describe('a browser bundle', () => {
     await writeFile(code!.path, code!.content);
     const app = path.join(dir, 'app-js.js');
     await writeFile(app, `import { support } from './client-js.js';\nconsole.log(JSON.stringify(${CALL}));\n`);
-    const out = (await build({ entryPoints: [app], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' })).outputFiles[0]!.text;
+    const out = (await build({ entryPoints: [app], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' }))
+      .outputFiles[0]!.text;
     expect(out).toContain('PUBLIC_CONTENT');
     for (const text of ['SECRET_SYSTEM', 'SECRET_URL', 'SECRET_EXTRA']) expect(out).not.toContain(text);
   });
@@ -73,7 +75,11 @@ it('the module exports its prompts and types, never its runtime helpers', async 
 
 describe('the returned object', () => {
   it('has no omitted field at run time, and still requires every variable of the prompt', async () => {
-    const mod = await importModule<Record<string, (v?: object) => Record<string, unknown>>>(generateModule(PROMPTS, { omit: ['context', 'systemPrompt', 'critiquePrompt', 'metadata'] }), dir, 'all-omitted');
+    const mod = await importModule<Record<string, (v?: object) => Record<string, unknown>>>(
+      generateModule(PROMPTS, { omit: ['context', 'systemPrompt', 'critiquePrompt', 'metadata'] }),
+      dir,
+      'all-omitted',
+    );
     const result = mod.support!({ name: 'Ada', code: 'X1' });
     expect(Object.keys(result)).toEqual(['id', 'title', 'tags', 'version', 'workspaceSlug', 'packageName', 'content']);
     expect(result.content).toBe('PUBLIC_CONTENT for Ada');
@@ -89,7 +95,8 @@ describe('the returned object', () => {
 
   it('type rejects reading an omitted field and accepts the others', () => {
     const source = generateModule(PROMPTS, { omit: OMIT });
-    const app = (expr: string) => `import { support, type RenderedPrompt } from './prompts.js';\nconst p: RenderedPrompt = ${CALL};\nexport const x = ${expr};\n`;
+    const app = (expr: string) =>
+      `import { support, type RenderedPrompt } from './prompts.js';\nconst p: RenderedPrompt = ${CALL};\nexport const x = ${expr};\n`;
     expect(compileStrict({ '/prompts.ts': source, '/app.ts': app('[p.content, p.critiquePrompt, p.metadata]') })).toEqual([]);
     expect(compileStrict({ '/prompts.ts': source, '/app.ts': app('p.systemPrompt') })).toEqual([
       "/app.ts:3 - TS2339 Property 'systemPrompt' does not exist on type 'RenderedPrompt'.",
@@ -102,7 +109,9 @@ describe('the returned object', () => {
   });
 
   it('is the same module for the same fields in any order', () => {
-    expect(generateModule(PROMPTS, { omit: ['systemPrompt', 'context'] })).toBe(generateModule(PROMPTS, { omit: ['context', 'systemPrompt'] }));
+    expect(generateModule(PROMPTS, { omit: ['systemPrompt', 'context'] })).toBe(
+      generateModule(PROMPTS, { omit: ['context', 'systemPrompt'] }),
+    );
     expect(generateModule(PROMPTS, { omit: OMIT })).not.toBe(generateModule(PROMPTS));
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll } from 'vitest';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
+import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
 import { makeProject, removeDir } from './project.js';
 
 /**

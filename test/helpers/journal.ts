@@ -1,6 +1,6 @@
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
-import { writeJournal, type JournalHeader } from '../../src/store/journal-file.js';
+import { type JournalHeader, writeJournal } from '../../src/store/journal-file.js';
 
 /**
  * Writes what a run killed right after its commit point leaves in `<root>/.promptlock/`: the

@@ -7,7 +7,10 @@ import type { Prompt } from '../../src/types.js';
 /** A prompt of a generated workspace: `revision` changes its text and version. */
 export function generatedPrompt(index: number, revision: number, workspace = 'bulk'): Prompt {
   const pkg = `prompt-${String(index).padStart(4, '0')}`;
-  const lines = Array.from({ length: 20 }, (_, line) => `Line ${line} of ${pkg}, revision ${revision}: {{name_${line % 3}}} says \`hi\` ${'x'.repeat(40)}`);
+  const lines = Array.from(
+    { length: 20 },
+    (_, line) => `Line ${line} of ${pkg}, revision ${revision}: {{name_${line % 3}}} says \`hi\` ${'x'.repeat(40)}`,
+  );
   return {
     id: `pmt_${workspace}_${index}`,
     title: `Prompt ${index}`,

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREPARE_SCRIPT } from '../../src/init/package-scripts.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
-import { runBuiltCli, type CliRun } from '../helpers/cli.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
+import { type CliRun, runBuiltCli } from '../helpers/cli.js';
 import { allText, removeDir } from '../helpers/project.js';
 
 // A live-looking key, built at run time: it must never appear in any output or file.
@@ -59,7 +59,9 @@ describe('promptlock init, add and remove (built CLI)', () => {
     const run = await cli(['add', '@acme/onboarding']);
     expect(run.stderr).toContain('Added "@acme/onboarding" to prompts.config.ts');
     expect(run.code).toBe(0);
-    expect(await readFile(join(dir, 'prompts.config.ts'), 'utf8')).toContain("    // '@acme/experiment:draft',\n    '@acme/onboarding',\n  ],");
+    expect(await readFile(join(dir, 'prompts.config.ts'), 'utf8')).toContain(
+      "    // '@acme/experiment:draft',\n    '@acme/onboarding',\n  ],",
+    );
     expect(await lockedNames()).toEqual(['@acme/onboarding']);
 
     expect((await cli(['add', '@acme/support-reply'])).code).toBe(0);

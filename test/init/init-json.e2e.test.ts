@@ -3,13 +3,12 @@
  * shipped JSON Schema, which promptlock then loads (the `$schema` key is not an option), and
  * refuses to overwrite it without --force. Run `npx tsup` first.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
-import { rm } from 'node:fs/promises';
 
 const dirs: string[] = [];
 afterAll(async () => {

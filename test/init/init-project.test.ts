@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { PREPARE_SCRIPT } from '../../src/init/package-scripts.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { ConfigError } from '../../src/errors.js';
 import { initProject } from '../../src/init/index.js';
+import { PREPARE_SCRIPT } from '../../src/init/package-scripts.js';
 import { captureIO } from './cli-io.js';
 
 const TEMPLATE = await readFile(new URL('../../templates/prompts.config.ts', import.meta.url), 'utf8');
@@ -60,8 +60,18 @@ describe('initProject', () => {
   it.each([
     ['prompts.config.ts', false, 'prompts.config.ts already exists in DIR; promptlock init does not overwrite it.', '--force'],
     ['prompts.config.json', false, 'prompts.config.json already exists in DIR; promptlock init does not overwrite it.', 'remove it first'],
-    ['prompts.config.mjs', true, 'prompts.config.mjs already exists in DIR; promptlock init does not overwrite it.', '--force only replaces prompts.config.ts'],
-    ['package.json', true, 'package.json ("promptlock" key) already exists in DIR; promptlock init does not overwrite it.', 'remove it first'],
+    [
+      'prompts.config.mjs',
+      true,
+      'prompts.config.mjs already exists in DIR; promptlock init does not overwrite it.',
+      '--force only replaces prompts.config.ts',
+    ],
+    [
+      'package.json',
+      true,
+      'package.json ("promptlock" key) already exists in DIR; promptlock init does not overwrite it.',
+      'remove it first',
+    ],
   ])('refuses when %s exists (force: %s)', async (existing, force, message, hint) => {
     const before = existing === 'package.json' ? '{ "promptlock": { "prompts": ["@acme/*"] } }\n' : 'export default {};\n';
     await writeFile(join(dir, existing), before);
@@ -103,7 +113,9 @@ describe('promptlock init (in process)', () => {
     await writeFile(join(dir, 'package.json'), PACKAGE);
     const io = captureIO(dir);
     expect(await runCli(['init', '--no-package-json'], io)).toBe(0);
-    expect(io.err()).toContain(`Add these scripts to your package.json:\n  "scripts": {\n    "prepare": ${JSON.stringify(PREPARE_SCRIPT)},\n    "prompts:sync": "promptlock sync"\n  }`);
+    expect(io.err()).toContain(
+      `Add these scripts to your package.json:\n  "scripts": {\n    "prepare": ${JSON.stringify(PREPARE_SCRIPT)},\n    "prompts:sync": "promptlock sync"\n  }`,
+    );
     expect(await read('package.json')).toBe(PACKAGE);
   });
 
@@ -135,11 +147,18 @@ describe('promptlock add / remove --no-sync (in process)', () => {
     expect(await runCli(['add', '@acme/onboarding:v3', '--no-sync'], add)).toBe(0);
     expect(add.err()).toContain('Added "@acme/onboarding:v3" to prompts.config.ts');
     expect(await runCli(['add', '@acme/billing', '--no-sync'], captureIO(dir))).toBe(0);
-    expect(await read('prompts.config.ts')).toContain("    // '@acme/experiment:draft',\n    '@acme/onboarding:v3',\n    '@acme/billing',\n  ],");
+    expect(await read('prompts.config.ts')).toContain(
+      "    // '@acme/experiment:draft',\n    '@acme/onboarding:v3',\n    '@acme/billing',\n  ],",
+    );
 
     const again = captureIO(dir);
     expect(await runCli(['add', '@acme/billing', '--no-sync', '--json'], again)).toBe(0);
-    expect(JSON.parse(again.out())).toEqual({ changed: false, action: 'unchanged', entry: '@acme/billing', configPath: join(dir, 'prompts.config.ts') });
+    expect(JSON.parse(again.out())).toEqual({
+      changed: false,
+      action: 'unchanged',
+      entry: '@acme/billing',
+      configPath: join(dir, 'prompts.config.ts'),
+    });
 
     const remove = captureIO(dir);
     expect(await runCli(['remove', '@acme/onboarding', '--no-sync'], remove)).toBe(0);

@@ -65,7 +65,10 @@ describe('the starter config', () => {
     const missing: string[] = [];
     for (const property of userConfig.getProperties()) {
       const name = property.getName();
-      const tag = property.getJsDocs().flatMap((doc) => doc.getTags()).find((t) => t.getTagName() === 'default');
+      const tag = property
+        .getJsDocs()
+        .flatMap((doc) => doc.getTags())
+        .find((t) => t.getTagName() === 'default');
       const value = tag?.getCommentText()?.trim();
       const literal = value !== undefined && /^('[^']*'|\d+|true|false)$/.test(value);
       const wanted = literal ? `${name}: ${value},` : `${name}:`;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import * as root from '../../src/index.js';
-import { check, ConfigError, diff, generate, LOCAL_TEST_KEY, startServer, sync, type SyncEvent } from '../../src/index.js';
+import { ConfigError, check, diff, generate, LOCAL_TEST_KEY, type SyncEvent, startServer, sync } from '../../src/index.js';
 import { disposables } from '../helpers/disposables.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 

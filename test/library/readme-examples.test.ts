@@ -40,7 +40,9 @@ function typeErrors(sources: string[]): string[] {
     virtual.has(file) ? ts.createSourceFile(file, virtual.get(file)!, language) : getSourceFile.call(host, file, language, ...rest);
   const program = ts.createProgram(files, options, host);
   return files.flatMap((file) =>
-    ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => `${path.basename(file)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`),
+    ts
+      .getPreEmitDiagnostics(program, program.getSourceFile(file))
+      .map((d) => `${path.basename(file)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`),
   );
 }
 

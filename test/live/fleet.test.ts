@@ -59,7 +59,11 @@ it('gets each prompt at most once per ttl for the whole fleet, and survives Redi
   });
   cleanup.push(() => server.close());
   const names = Array.from({ length: PROMPTS }, (_, i) => `@bulk/prompt-${String(i).padStart(4, '0')}`);
-  const module = await generateFrom(server.url, path.join(root, 'app'), names.map((name) => `${name}:latest`));
+  const module = await generateFrom(
+    server.url,
+    path.join(root, 'app'),
+    names.map((name) => `${name}:latest`),
+  );
   const proxy = await countingProxy(server.url);
   cleanup.push(() => proxy.close());
   const redis = await startRedis();

@@ -3,13 +3,13 @@
  * module (lockfile + code, built from the service's own answers, as `sync` does) to wrap, and a
  * counting proxy that tells how many gets each prompt caused at the service.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { createClient } from '../../src/api/index.js';
-import { generateModule, type CodegenPrompt } from '../../src/codegen/index.js';
+import { type CodegenPrompt, generateModule } from '../../src/codegen/index.js';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
 import { encodeLockfile, type Lockfile } from '../../src/store/lockfile-format.js';
 import { snapshotIntegrity } from '../../src/store/snapshot-format.js';

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, PromptlockError } from '../../src/errors.js';
-import { createLivePrompts, memoryStore, type LiveEvent } from '../../src/live/index.js';
-import { LOCAL_TEST_KEY, startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
-import { countingProxy, generateFrom, publish, type GeneratedModule } from './helpers.js';
+import { createLivePrompts, type LiveEvent, memoryStore } from '../../src/live/index.js';
+import { LOCAL_TEST_KEY, type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
+import { countingProxy, type GeneratedModule, generateFrom, publish } from './helpers.js';
 
 const cleanup: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
@@ -216,7 +216,7 @@ describe('when the service fails', () => {
     const fellBack = nextEvent(a.events, 'fallback', '@acme/greet');
     await sleep(100);
     expect((await a.prompts['@acme/greet']!({ name: 'Ada' })).version).toBe('v2');
-    expect((await fellBack as { reason: string }).reason).toContain('could not be reached');
+    expect(((await fellBack) as { reason: string }).reason).toContain('could not be reached');
     for (let i = 0; i < 5; i++) {
       expect((await a.prompts['@acme/greet']!({ name: 'Ada' })).content).toBe('Hi Ada');
       await sleep(30);
@@ -233,9 +233,16 @@ describe('when the service fails', () => {
 
   it('backs off a 429 until Retry-After, stops when X-RateLimit-Remaining is 0, and keeps to its share of the limit', async () => {
     // Generating the module used the window (2 gets of 2): the first refresh gets a 429.
-    const limited = await setUp([['@acme/a', 'v1', 'a'], ['@acme/b', 'v1', 'b']], ['@acme/a:latest', '@acme/b:latest'], {
-      rateLimits: { authenticated: { perMinute: 2 } },
-    });
+    const limited = await setUp(
+      [
+        ['@acme/a', 'v1', 'a'],
+        ['@acme/b', 'v1', 'b'],
+      ],
+      ['@acme/a:latest', '@acme/b:latest'],
+      {
+        rateLimits: { authenticated: { perMinute: 2 } },
+      },
+    );
     limited.server.resetStats();
     const { prompts } = live(limited, { ttl: 0.01 });
     for (let i = 0; i < 30; i++) {
@@ -248,9 +255,16 @@ describe('when the service fails', () => {
     expect(prompts.status().every((s) => /rate limit/.test(s.reason))).toBe(true);
 
     // 2 gets of 3 used: the next answer says 0 remaining, and nothing is sent until the reset.
-    const lastOne = await setUp([['@acme/a', 'v1', 'a'], ['@acme/b', 'v1', 'b']], ['@acme/a:latest', '@acme/b:latest'], {
-      rateLimits: { authenticated: { perMinute: 3 } },
-    });
+    const lastOne = await setUp(
+      [
+        ['@acme/a', 'v1', 'a'],
+        ['@acme/b', 'v1', 'b'],
+      ],
+      ['@acme/a:latest', '@acme/b:latest'],
+      {
+        rateLimits: { authenticated: { perMinute: 3 } },
+      },
+    );
     lastOne.server.resetStats();
     const careful = live(lastOne, { ttl: 0.01 });
     for (let i = 0; i < 30; i++) {

@@ -6,9 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { createLivePrompts, redisStore, type LiveEvent } from '../../src/live/index.js';
-import { LOCAL_TEST_KEY, startServer, type RunningServer } from '../../src/server/index.js';
-import { freePort, generateFrom, publish, startRedis, type GeneratedModule } from './helpers.js';
+import { createLivePrompts, type LiveEvent, redisStore } from '../../src/live/index.js';
+import { LOCAL_TEST_KEY, type RunningServer, startServer } from '../../src/server/index.js';
+import { freePort, type GeneratedModule, generateFrom, publish, startRedis } from './helpers.js';
 
 const cleanup: Array<() => Promise<unknown>> = [];
 let server: RunningServer;
@@ -42,7 +42,10 @@ const patient = { connectTimeoutMs: 5_000, commandTimeoutMs: 2_000 };
 it('elects one refresher per key until the claim expires, and shares what was fetched', async () => {
   const a = redisStore({ url: redisUrl, prefix: 'elect:', ...patient });
   const b = redisStore({ url: redisUrl, prefix: 'elect:', ...patient });
-  cleanup.push(() => a.close(), () => b.close());
+  cleanup.push(
+    () => a.close(),
+    () => b.close(),
+  );
   const claims = await Promise.all([a.claim('k', 60_000), b.claim('k', 60_000), a.claim('k', 60_000), b.claim('k', 60_000)]);
   expect(claims.filter(Boolean)).toHaveLength(1);
   await a.set('k', { fetchedAt: 123, prompt: { any: 'thing' } });
@@ -59,7 +62,12 @@ it('validates what another instance put in Redis like an answer of the service, 
     prompt: { packageName: '@acme/a:v3', version: 'v3', content: 'evil {{x}}', title: 1 },
   });
   const events: LiveEvent[] = [];
-  const live = createLivePrompts(module.prompts, { baseUrl: server.url, lockfile: module.lockfilePath, store, onEvent: (e) => events.push(e) });
+  const live = createLivePrompts(module.prompts, {
+    baseUrl: server.url,
+    lockfile: module.lockfilePath,
+    store,
+    onEvent: (e) => events.push(e),
+  });
   cleanup.push(() => live.close());
   // Not served: the instance asks the service instead, and puts the good answer back.
   expect((await live['@acme/a']!({ x: '1' })).content).toBe('two 1');

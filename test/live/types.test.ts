@@ -11,7 +11,7 @@ import { codegenPrompt, compileStrict } from '../codegen/helpers.js';
 
 const DECLARATIONS = fileURLToPath(new URL('../../dist/live.d.ts', import.meta.url));
 
-it('keeps each function\'s variables and return type, made async, plus status() and close()', () => {
+it("keeps each function's variables and return type, made async, plus status() and close()", () => {
   expect(existsSync(DECLARATIONS), 'dist/live.d.ts is needed: run `npx tsup` first (npm test builds)').toBe(true);
   const module = generateModule([
     codegenPrompt('@acme/greet', { content: 'Hello {{name}}, {{count:number}} items' }),

@@ -44,7 +44,7 @@ describe('readPnpmPackages', () => {
   });
 
   it('reads a flow list, CRLF line ends, and no packages key at all', () => {
-    expect(readPnpmPackages("packages: ['apps/*', \"libs/*\"]\r\n")).toEqual(['apps/*', 'libs/*']);
+    expect(readPnpmPackages('packages: [\'apps/*\', "libs/*"]\r\n')).toEqual(['apps/*', 'libs/*']);
     expect(readPnpmPackages('catalog:\n  a: 1\n')).toEqual([]);
   });
 
@@ -68,7 +68,8 @@ describe('expandPatterns', () => {
       'packages/node_modules/x/package.json': '{}',
       'packages/.cache/y/package.json': '{}',
     });
-    const rel = async (patterns: string[]) => (await expandPatterns(root, patterns)).map((d) => path.relative(root, d).split(path.sep).join('/'));
+    const rel = async (patterns: string[]) =>
+      (await expandPatterns(root, patterns)).map((d) => path.relative(root, d).split(path.sep).join('/'));
     expect(await rel(['apps/*'])).toEqual(['apps/admin', 'apps/web', 'apps/web-legacy']);
     expect(await rel(['apps/web*', '!apps/*-legacy'])).toEqual(['apps/web']);
     expect(await rel(['packages/**'])).toEqual(['packages', 'packages/tools', 'packages/tools/cli', 'packages/ui']);
@@ -123,6 +124,8 @@ describe('findWorkspace', () => {
     const lone = await tree({ 'package.json': '{}' });
     await expect(findWorkspace(lone)).rejects.toThrow(`--recursive: no workspace found from ${lone}.`);
     const empty = await tree({ 'package.json': JSON.stringify({ workspaces: ['apps/*'] }), 'apps/a/package.json': '{}' });
-    await expect(findWorkspace(empty)).rejects.toThrow(/no package of the workspace at .* has a promptlock config \(packages from package.json: apps\/\*\)/);
+    await expect(findWorkspace(empty)).rejects.toThrow(
+      /no package of the workspace at .* has a promptlock config \(packages from package.json: apps\/\*\)/,
+    );
   });
 });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
-import { startServe, type ServeProcess } from '../adoption/serve-process.js';
+import { type ServeProcess, startServe } from '../adoption/serve-process.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
@@ -32,7 +32,10 @@ async function writeApp(name: string, config: Record<string, unknown>): Promise<
   const dir = path.join(root, 'apps', name);
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'package.json'), `${JSON.stringify({ name: `@shop/${name}`, private: true }, null, 2)}\n`);
-  await writeFile(path.join(dir, 'prompts.config.json'), `${JSON.stringify({ baseUrl: serve.url, output: 'src/prompts.ts', ...config }, null, 2)}\n`);
+  await writeFile(
+    path.join(dir, 'prompts.config.json'),
+    `${JSON.stringify({ baseUrl: serve.url, output: 'src/prompts.ts', ...config }, null, 2)}\n`,
+  );
 }
 
 const env = () => ({ PROMPTLOCK_API_KEY: LOCAL_TEST_KEY });
@@ -41,7 +44,11 @@ const cli = (args: string[], cwd = root) => runBuiltCli(args, { cwd, env: env() 
 /** Requests the server received since `from`: lists and gets, by body-less access-log line. */
 async function requestsSince(from: number, expected: number) {
   const lines = (await serve.settle(from + expected)).slice(from);
-  return { lists: lines.filter((l) => / GET \/v1\/prompts(\?\S*)? /.test(l)), gets: lines.filter((l) => / POST \/v1\/prompts\/get /.test(l)), all: lines };
+  return {
+    lists: lines.filter((l) => / GET \/v1\/prompts(\?\S*)? /.test(l)),
+    gets: lines.filter((l) => / POST \/v1\/prompts\/get /.test(l)),
+    all: lines,
+  };
 }
 
 beforeAll(async () => {
@@ -67,8 +74,12 @@ it('a bad config in one app is reported by its name; the others commit, with one
   const run = await cli(['sync', '--recursive']);
   expect(run.code).toBe(1);
   // Per-app blocks: the heading, then the app's own summary.
-  expect(run.stderr).toMatch(/@shop\/a \(apps\/a\)\n(?: {2}.*\n)*? {2}✔ Synced 4 prompts in [\d.]+ s: 4 added, 0 changed, 0 removed, 0 unchanged \(5 requests\)/);
-  expect(run.stderr).toMatch(/@shop\/b \(apps\/b\)\n(?: {2}.*\n)*? {2}✔ Synced 2 prompts in [\d.]+ s: 2 added, 0 changed, 0 removed, 0 unchanged \(1 request\)/);
+  expect(run.stderr).toMatch(
+    /@shop\/a \(apps\/a\)\n(?: {2}.*\n)*? {2}✔ Synced 4 prompts in [\d.]+ s: 4 added, 0 changed, 0 removed, 0 unchanged \(5 requests\)/,
+  );
+  expect(run.stderr).toMatch(
+    /@shop\/b \(apps\/b\)\n(?: {2}.*\n)*? {2}✔ Synced 2 prompts in [\d.]+ s: 2 added, 0 changed, 0 removed, 0 unchanged \(1 request\)/,
+  );
   expect(run.stderr).toMatch(/@shop\/c \(apps\/c\)\nerror: @shop\/c: .*"concurency".*apps\/c\/prompts\.config\.json/);
   expect(run.stderr).toMatch(/error: sync --recursive: 3 apps, 2 ok, 1 failed \(6 requests to the service in all\): @shop\/c \(apps\/c\)/);
   expect(run.stderr).not.toContain('docs');
@@ -91,7 +102,15 @@ it('all three apps, --json: an array of per-app results; floating versions fetch
   const run = await cli(['sync', '--recursive', '--json']);
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
-  const results = JSON.parse(run.stdout) as Array<{ app: string; dir: string; exitCode: number; ok: boolean; prompts: number; added: unknown[]; requests: number }>;
+  const results = JSON.parse(run.stdout) as Array<{
+    app: string;
+    dir: string;
+    exitCode: number;
+    ok: boolean;
+    prompts: number;
+    added: unknown[];
+    requests: number;
+  }>;
   expect(results.map((r) => [r.app, r.dir, r.exitCode, r.ok, r.prompts, r.added.length])).toEqual([
     ['@shop/a', 'apps/a', 0, true, 4, 0],
     ['@shop/b', 'apps/b', 0, true, 2, 0],

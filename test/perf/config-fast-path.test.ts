@@ -40,7 +40,12 @@ async function loadsJiti(dir: string): Promise<{ jiti: boolean; prompts: unknown
     process.argv = [process.argv[0], 'promptlock', 'generate', '--json'];
     const { main } = await import(${JSON.stringify(CLI)});
     await main();`;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8', timeout: 30_000, env: { ...process.env, CI: 'true' } });
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, CI: 'true' },
+  });
   const flag = /JITI=(true|false)/.exec(run.stderr);
   expect(flag, run.stderr).not.toBeNull();
   // Loaded: generate then writes an empty module (no lockfile yet).
@@ -63,9 +68,18 @@ describe('loading a config without jiti', () => {
   });
 
   it.each([
-    ['TypeScript syntax', `import { defineConfig } from 'promptlock';\nconst prompts: string[] = ['@acme/a'];\nexport default defineConfig({ prompts });\n`],
-    ['another import', `import { defineConfig } from 'promptlock';\nimport { prompts } from './list.ts';\nexport default defineConfig({ prompts });\n`],
-    ['import.meta', `import { defineConfig } from 'promptlock';\nexport default defineConfig({ prompts: [import.meta.url ? '@acme/a' : ''] });\n`],
+    [
+      'TypeScript syntax',
+      `import { defineConfig } from 'promptlock';\nconst prompts: string[] = ['@acme/a'];\nexport default defineConfig({ prompts });\n`,
+    ],
+    [
+      'another import',
+      `import { defineConfig } from 'promptlock';\nimport { prompts } from './list.ts';\nexport default defineConfig({ prompts });\n`,
+    ],
+    [
+      'import.meta',
+      `import { defineConfig } from 'promptlock';\nexport default defineConfig({ prompts: [import.meta.url ? '@acme/a' : ''] });\n`,
+    ],
     ['a named export too', `export const prompts = ['@acme/a'];\nexport default { prompts };\n`],
   ])('leaves a config with %s to jiti, which loads it as before', async (_what, text) => {
     expect(await loadPlainConfig(text)).toEqual({ ok: false });

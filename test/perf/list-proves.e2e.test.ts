@@ -31,7 +31,14 @@ async function setup(listNames: 'full' | 'versioned' | 'bare') {
   const served = await writeServedFolder(undefined, COUNT, 1);
   defer(() => rm(served, { recursive: true, force: true }));
   const server = await serve({ dir: served, keys: [{ key: KEY }], listNames });
-  const dir = await project({ baseUrl: server.url, workspace: 'bulk', prompts, lockfile: 'prompts.lock.json', snapshots: 'prompts', output: 'prompts.ts' });
+  const dir = await project({
+    baseUrl: server.url,
+    workspace: 'bulk',
+    prompts,
+    lockfile: 'prompts.lock.json',
+    snapshots: 'prompts',
+    output: 'prompts.ts',
+  });
   await sync(dir); // cold: locks everything
   server.resetStats();
   return { server, dir, served };
@@ -92,7 +99,9 @@ describe('promptlock serve --list-names', () => {
   it('answers list items in the form asked for', async () => {
     const served = await writeServedFolder(undefined, 2, 3);
     defer(() => rm(served, { recursive: true, force: true }));
-    const child = spawn(process.execPath, [BIN, 'serve', '--dir', served, '--port', '0', '--list-names', 'versioned'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--dir', served, '--port', '0', '--list-names', 'versioned'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     defer(async () => {
       if (child.exitCode === null && child.pid) process.kill(child.pid, 'SIGTERM');
     });

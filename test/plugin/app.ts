@@ -2,8 +2,7 @@
  * A throw-away bundler app whose promptlock store is a copy of the committed one in examples/app
  * (lockfile + snapshots, no generated module yet: the plugin writes it at build start).
  */
-import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { mkdtemp } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +34,10 @@ export async function makeApp(main: string): Promise<string> {
     `${JSON.stringify({ prompts: ['@acme/*', '@acme/onboarding:v3', '@acme/code-review:draft', '@globex/welcome'], output: MODULE }, null, 2)}\n`,
   );
   await writeFile(path.join(dir, 'package.json'), '{ "name": "plugin-test-app", "private": true, "type": "module" }\n');
-  await writeFile(path.join(dir, 'index.html'), '<!doctype html>\n<div id="app"></div>\n<script type="module" src="/src/main.ts"></script>\n');
+  await writeFile(
+    path.join(dir, 'index.html'),
+    '<!doctype html>\n<div id="app"></div>\n<script type="module" src="/src/main.ts"></script>\n',
+  );
   await mkdir(path.join(dir, 'src'), { recursive: true });
   await writeFile(path.join(dir, 'src/main.ts'), main);
   return dir;

@@ -9,10 +9,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
+import { configJsonSchema, configJsonSchemaText } from '../../scripts/config-json-schema.js';
 import { parseUserConfig } from '../../src/config/parse-user-config.js';
 import { readConfigFile } from '../../src/config/read-config-file.js';
 import { initProject } from '../../src/init/index.js';
-import { configJsonSchema, configJsonSchemaText } from '../../scripts/config-json-schema.js';
 import { removeDir } from '../helpers/project.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -45,7 +45,10 @@ describe('promptlock/schema.json', () => {
     );
     expect(Object.keys((schema.properties.limits as { properties: object }).properties)).toContain('promptBytes');
     expect(schema.additionalProperties).toBe(false);
-    const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; files: string[] };
+    const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+      files: string[];
+    };
     expect(pkg.exports['./schema.json']).toBe('./schema.json');
     expect(pkg.files).toContain('schema.json');
   });
@@ -59,7 +62,11 @@ describe('promptlock/schema.json', () => {
       'prompts.config.ts': (await readConfigFile(ROOT, 'prompts.config.ts'))!.config,
       'templates/prompts.config.ts': (await readConfigFile(ROOT, 'templates/prompts.config.ts'))!.config,
       'init --format json': JSON.parse(await readFile(path.join(dir, 'prompts.config.json'), 'utf8')),
-      'package.json "promptlock"': { prompts: ['@acme/*:draft', '@acme/onboarding:v3'], output: 'app/prompts.ts', limits: { jsonDepth: 32 } },
+      'package.json "promptlock"': {
+        prompts: ['@acme/*:draft', '@acme/onboarding:v3'],
+        output: 'app/prompts.ts',
+        limits: { jsonDepth: 32 },
+      },
     };
     for (const [name, config] of Object.entries(samples)) {
       expect(validate(config), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);

@@ -8,18 +8,18 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, createServer, type HotPayload, type ViteDevServer } from 'vite';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { generate } from '../../src/sync/generate.js';
 import { createClient } from '../../src/api/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { PromptlockError } from '../../src/errors.js';
 import promptlock from '../../src/plugin/vite.js';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
+import { generate } from '../../src/sync/generate.js';
 import { sync } from '../../src/sync/sync.js';
 import { disposables } from '../helpers/disposables.js';
 import { removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 import { waitUntil } from '../watch/helpers.js';
-import { exampleTexts, makeApp, MODULE } from './app.js';
+import { exampleTexts, MODULE, makeApp } from './app.js';
 
 const use = disposables();
 afterEach(() => {
@@ -60,13 +60,24 @@ describe('promptlock/vite in a production build', () => {
   it("fails the build with promptlock's message and hint when the store is broken", async () => {
     const dir = await app(WELCOME_MAIN);
     await writeFile(path.join(dir, 'prompts.lock.json'), '{ "lockfileVersion": 1, "prompts": ');
-    const expected = await generate({ lockfilePath: path.join(dir, 'prompts.lock.json'), snapshotsDir: path.join(dir, 'prompts'), outputPath: path.join(dir, 'unused.ts'), rootDir: dir }).then(
+    const expected = await generate({
+      lockfilePath: path.join(dir, 'prompts.lock.json'),
+      snapshotsDir: path.join(dir, 'prompts'),
+      outputPath: path.join(dir, 'unused.ts'),
+      rootDir: dir,
+    }).then(
       () => undefined,
       (error: unknown) => error,
     );
     expect(expected).toBeInstanceOf(PromptlockError);
     const { message, hint } = expected as PromptlockError;
-    const failure = await build({ root: dir, configFile: false, logLevel: 'silent', plugins: [promptlock()], build: { outDir: path.join(dir, 'dist') } }).then(
+    const failure = await build({
+      root: dir,
+      configFile: false,
+      logLevel: 'silent',
+      plugins: [promptlock()],
+      build: { outDir: path.join(dir, 'dist') },
+    }).then(
       () => undefined,
       (error: Error) => error,
     );
@@ -83,7 +94,15 @@ describe('promptlock/vite in a production build', () => {
     await build({
       root: dir,
       configFile: false,
-      customLogger: { info: (m: string) => void info.push(m), warn: quiet, warnOnce: quiet, error: quiet, clearScreen: quiet, hasErrorLogged: () => false, hasWarned: false },
+      customLogger: {
+        info: (m: string) => void info.push(m),
+        warn: quiet,
+        warnOnce: quiet,
+        error: quiet,
+        clearScreen: quiet,
+        hasErrorLogged: () => false,
+        hasWarned: false,
+      },
       plugins: [promptlock({ poll: true })],
       build: { outDir: path.join(dir, 'dist') },
     });
@@ -94,7 +113,13 @@ describe('promptlock/vite in a production build', () => {
 
 /** A dev server on a free loopback port, recording every payload sent to the page's HMR client. */
 async function devServer(dir: string, plugin: ReturnType<typeof promptlock>): Promise<{ server: ViteDevServer; sent: HotPayload[] }> {
-  const server = await createServer({ root: dir, configFile: false, logLevel: 'silent', plugins: [plugin], server: { port: 0, host: '127.0.0.1' } });
+  const server = await createServer({
+    root: dir,
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [plugin],
+    server: { port: 0, host: '127.0.0.1' },
+  });
   use.defer(() => server.close());
   const sent: HotPayload[] = [];
   const hot = server.environments.client.hot;
@@ -138,7 +163,10 @@ describe('promptlock/vite in the dev server', () => {
     const dir = await app(HMR_MAIN);
     await rm(path.join(dir, 'prompts'), { recursive: true });
     await rm(path.join(dir, 'prompts.lock.json'));
-    await writeFile(path.join(dir, 'prompts.config.json'), JSON.stringify({ baseUrl: service.url, prompts: ['@bulk/prompt-0000'], output: MODULE }));
+    await writeFile(
+      path.join(dir, 'prompts.config.json'),
+      JSON.stringify({ baseUrl: service.url, prompts: ['@bulk/prompt-0000'], output: MODULE }),
+    );
     vi.stubEnv('PROMPTLOCK_API_KEY', LOCAL_TEST_KEY);
     const config = await loadConfig({ cwd: dir });
     await sync({ config, connect: async () => createClient({ baseUrl: config.baseUrl, apiKey: config.apiKey }) });

@@ -5,7 +5,7 @@
  */
 import { beforeAll, expect, it } from 'vitest';
 import { disposables } from '../helpers/disposables.js';
-import { startHostileService, type HostileService } from './hostile-service.js';
+import { type HostileService, startHostileService } from './hostile-service.js';
 import { cli } from './shared.js';
 
 const { project, defer } = disposables();
@@ -18,9 +18,21 @@ beforeAll(async () => {
 });
 
 it.each([
-  ['no workspaceSlug', { id: 'pmt_7', title: 't', packageName: 'welcome' }, /"welcome" \(id pmt_7\) by a bare slug, and no workspace is configured/],
-  ['a workspaceSlug that is not a slug', { id: 'pmt_8', title: 't', packageName: 'welcome', workspaceSlug: '../Evil WS' }, /"welcome" \(id pmt_8\).*invalid workspaceSlug "\.\.\/Evil WS"/],
-  ['a workspaceSlug that is not a string', { id: 'pmt_9', title: 't', packageName: 'welcome', workspaceSlug: { x: 1 } }, /"welcome" \(id pmt_9\).*invalid workspaceSlug/],
+  [
+    'no workspaceSlug',
+    { id: 'pmt_7', title: 't', packageName: 'welcome' },
+    /"welcome" \(id pmt_7\) by a bare slug, and no workspace is configured/,
+  ],
+  [
+    'a workspaceSlug that is not a slug',
+    { id: 'pmt_8', title: 't', packageName: 'welcome', workspaceSlug: '../Evil WS' },
+    /"welcome" \(id pmt_8\).*invalid workspaceSlug "\.\.\/Evil WS"/,
+  ],
+  [
+    'a workspaceSlug that is not a string',
+    { id: 'pmt_9', title: 't', packageName: 'welcome', workspaceSlug: { x: 1 } },
+    /"welcome" \(id pmt_9\).*invalid workspaceSlug/,
+  ],
 ])('a bare slug with %s is a clear error naming the item', async (_, item, message) => {
   items = [item];
   service.requests.length = 0;

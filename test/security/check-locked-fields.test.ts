@@ -14,7 +14,14 @@ import { disposables } from '../helpers/disposables.js';
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
 const { serve, project } = disposables();
 
-type Entry = { selector: string | null; version: string; id: string; integrity: string; variables: Array<{ name: string; type: string }>; files?: Record<string, { path: string; size: number; integrity: string }> };
+type Entry = {
+  selector: string | null;
+  version: string;
+  id: string;
+  integrity: string;
+  variables: Array<{ name: string; type: string }>;
+  files?: Record<string, { path: string; size: number; integrity: string }>;
+};
 type Lock = { prompts: Record<string, Entry> };
 
 let synced: string;
@@ -47,17 +54,49 @@ describe('check compares every locked field with the snapshot', () => {
   });
 
   it.each<[string, (entry: Entry) => void, string[]]>([
-    ['version', (e) => { e.version = 'v9'; }, ['the lockfile\'s version "v9" does not match its snapshot ("v3")']],
-    ['id', (e) => { e.id = 'pmt_someone_else'; }, ['the lockfile\'s id "pmt_someone_else" does not match its snapshot']],
-    ['variables', (e) => { e.variables = e.variables.slice(1); }, ["the lockfile's variables do not match its snapshot"]],
-    ['integrity', (e) => { e.integrity = 'sha256-AAAA'; }, ['does not match the lockfile (integrity']],
+    [
+      'version',
+      (e) => {
+        e.version = 'v9';
+      },
+      ['the lockfile\'s version "v9" does not match its snapshot ("v3")'],
+    ],
+    [
+      'id',
+      (e) => {
+        e.id = 'pmt_someone_else';
+      },
+      ['the lockfile\'s id "pmt_someone_else" does not match its snapshot'],
+    ],
+    [
+      'variables',
+      (e) => {
+        e.variables = e.variables.slice(1);
+      },
+      ["the lockfile's variables do not match its snapshot"],
+    ],
+    [
+      'integrity',
+      (e) => {
+        e.integrity = 'sha256-AAAA';
+      },
+      ['does not match the lockfile (integrity'],
+    ],
     [
       'an extra locked context file',
-      (e) => { e.files = { ...e.files, ctx_bogus: Object.values(e.files!)[0]! }; },
+      (e) => {
+        e.files = { ...e.files, ctx_bogus: Object.values(e.files!)[0]! };
+      },
       ['the lockfile locks context file "ctx_bogus", which its snapshot does not have'],
     ],
     ['a context file left out of the lock', (e) => void delete e.files, ['of its snapshot is not locked']],
-    ['a context file size', (e) => { Object.values(e.files!)[0]!.size += 1; }, ['bytes, the lockfile says']],
+    [
+      'a context file size',
+      (e) => {
+        Object.values(e.files!)[0]!.size += 1;
+      },
+      ['bytes, the lockfile says'],
+    ],
   ])('a lockfile edited in its %s fails check, even with a module rebuilt from it', async (_field, edit, messages) => {
     const dir = await tampered(synced, edit);
     const run = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
@@ -67,13 +106,17 @@ describe('check compares every locked field with the snapshot', () => {
   });
 
   it('a version edit also makes the module rebuilt from the lockfile differ from what the snapshots imply', async () => {
-    const dir = await tampered(synced, (e) => { e.version = 'v9'; });
+    const dir = await tampered(synced, (e) => {
+      e.version = 'v9';
+    });
     const run = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
     expect(run.stderr).toContain('does not match the snapshots');
   });
 
   it('a pinned selector must answer its own version', async () => {
-    const dir = await tampered(pinned, (e) => { e.version = 'v3'; });
+    const dir = await tampered(pinned, (e) => {
+      e.version = 'v3';
+    });
     const run = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('@acme/support-reply: locked for selector v2, but its version is v3');

@@ -10,7 +10,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { encodeLockfile } from '../../src/store/lockfile-format.js';
 import { lockPrompt } from '../../src/sync/fetch-prompt.js';
 import { disposables } from '../helpers/disposables.js';
-import { startHostileService, type HostileService } from './hostile-service.js';
+import { type HostileService, startHostileService } from './hostile-service.js';
 import { cli, validPrompt } from './shared.js';
 
 const { project, defer } = disposables();

@@ -4,14 +4,15 @@
  * https, or plain http to a loopback host, and is refused before anything connects; the key never
  * goes to the download host.
  */
-import { createHash } from 'node:crypto';
+
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createClient, type ClientEvent } from '../../src/api/index.js';
+import { type ClientEvent, createClient } from '../../src/api/index.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { caught } from '../api/helpers.js';
 import { BIN, runBuiltCli } from '../helpers/cli.js';
@@ -41,9 +42,23 @@ function endlessBody(res: ServerResponse, sent: { bytes: number }): void {
 function fileService(fileSize: number | null, downloadUrl: string, sent = { bytes: 0 }) {
   return hostileService((req, res, self) => {
     if (req.url === '/v1/prompts/get') {
-      json(res, 200, acmePrompt({
-        context: [{ id: 'ctx_big', type: 'file', label: 'big', fileName: 'big.bin', fileSize, mimeType: 'application/octet-stream', createdAt: 1 }],
-      }));
+      json(
+        res,
+        200,
+        acmePrompt({
+          context: [
+            {
+              id: 'ctx_big',
+              type: 'file',
+              label: 'big',
+              fileName: 'big.bin',
+              fileSize,
+              mimeType: 'application/octet-stream',
+              createdAt: 1,
+            },
+          ],
+        }),
+      );
     } else if (req.url!.startsWith('/api/v1/prompts/context/download-url')) {
       json(res, 200, { url: downloadUrl.startsWith('/') ? `${self}${downloadUrl}` : downloadUrl, expiresIn: 300 });
     } else if (req.url!.startsWith('/bucket/')) {
@@ -70,7 +85,9 @@ describe('a context file larger than the limit', () => {
     const service = await announcedHuge();
     const { dir, run } = await syncFiles(service.url, { contextFileBytes: MB });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`is announced as ${10 * 1024 ** 3} bytes, more than the limit ${MB} (option "limits.contextFileBytes" in the config; default ${DEFAULT_LIMITS.contextFileBytes})`);
+    expect(run.stderr).toContain(
+      `is announced as ${10 * 1024 ** 3} bytes, more than the limit ${MB} (option "limits.contextFileBytes" in the config; default ${DEFAULT_LIMITS.contextFileBytes})`,
+    );
     expect(service.count('/bucket/')).toBe(0);
     expect(await storeTree(dir)).toEqual({});
   });
@@ -99,7 +116,9 @@ describe('a context file larger than the limit', () => {
       );
       // A caller's maxBytes above the limit does not raise it either.
       const capped = await caught(client.downloadFile(`${service.url}/bucket/f?sig=s`, { maxBytes: 10 * 1024 ** 3 }));
-      expect(capped.message).toContain(`larger than ${DEFAULT_LIMITS.contextFileBytes} bytes, the limit ${DEFAULT_LIMITS.contextFileBytes}`);
+      expect(capped.message).toContain(
+        `larger than ${DEFAULT_LIMITS.contextFileBytes} bytes, the limit ${DEFAULT_LIMITS.contextFileBytes}`,
+      );
     } finally {
       await client.close();
     }
@@ -135,7 +154,9 @@ describe('download addresses (SSRF)', () => {
     const service = await lan();
     const { dir, run } = await syncFiles(service.url);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('The service gave the download address http://10.0.0.1/bucket/f for a context file: plain http:// is fetched only from a loopback host, not 10.0.0.1. Nothing was fetched.');
+    expect(run.stderr).toContain(
+      'The service gave the download address http://10.0.0.1/bucket/f for a context file: plain http:// is fetched only from a loopback host, not 10.0.0.1. Nothing was fetched.',
+    );
     expect(await storeTree(dir)).toEqual({});
   });
 
@@ -177,7 +198,8 @@ function patternBody(res: ServerResponse, size: number, failAt?: number): void {
 
 function patternIntegrity(size: number): string {
   const hash = createHash('sha256');
-  for (let sent = 0, index = 0; sent < size; sent += 64 * 1024) hash.update(patternChunk(index++).subarray(0, Math.min(64 * 1024, size - sent)));
+  for (let sent = 0, index = 0; sent < size; sent += 64 * 1024)
+    hash.update(patternChunk(index++).subarray(0, Math.min(64 * 1024, size - sent)));
   return `sha256-${hash.digest('base64')}`;
 }
 
@@ -185,10 +207,24 @@ function patternIntegrity(size: number): string {
 function patternService(options: { size: () => number; revision?: () => number; failAt?: () => number | undefined; hold?: () => boolean }) {
   return hostileService((req, res, self) => {
     if (req.url === '/v1/prompts/get') {
-      json(res, 200, acmePrompt({
-        version: `v${options.revision?.() ?? 1}`,
-        context: [{ id: 'ctx_big', type: 'file', label: 'big', fileName: 'big.bin', fileSize: options.size(), mimeType: 'application/octet-stream', createdAt: 1 }],
-      }));
+      json(
+        res,
+        200,
+        acmePrompt({
+          version: `v${options.revision?.() ?? 1}`,
+          context: [
+            {
+              id: 'ctx_big',
+              type: 'file',
+              label: 'big',
+              fileName: 'big.bin',
+              fileSize: options.size(),
+              mimeType: 'application/octet-stream',
+              createdAt: 1,
+            },
+          ],
+        }),
+      );
     } else if (req.url!.startsWith('/api/v1/prompts/context/download-url')) {
       json(res, 200, { url: `${self}/bucket/big?sig=s`, expiresIn: 300 });
     } else if (req.url!.startsWith('/bucket/')) {
@@ -205,7 +241,8 @@ function patternService(options: { size: () => number; revision?: () => number; 
   });
 }
 
-const workFiles = async (dir: string) => (await readdir(path.join(dir, '.promptlock')).catch(() => [] as string[])).filter((name) => name !== '.gitignore');
+const workFiles = async (dir: string) =>
+  (await readdir(path.join(dir, '.promptlock')).catch(() => [] as string[])).filter((name) => name !== '.gitignore');
 
 describe('context files stream to disk', () => {
   const size = { bytes: 1024 };
@@ -219,10 +256,16 @@ describe('context files stream to disk', () => {
   async function syncMeasured(url: string) {
     preloadDir ??= await mkdtemp(path.join(tmpdir(), 'promptlock-rss-'));
     const preload = path.join(preloadDir, 'peak-rss.mjs');
-    await writeFile(preload, "import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(process.env.PEAK_RSS_FILE, String(process.resourceUsage().maxRSS * 1024)));\n");
+    await writeFile(
+      preload,
+      "import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(process.env.PEAK_RSS_FILE, String(process.resourceUsage().maxRSS * 1024)));\n",
+    );
     const out = path.join(preloadDir, `rss-${Date.now()}-${Math.random()}`);
     const measured = await project({ baseUrl: url, prompts: [ACME_NAME], contextFiles: true });
-    const run = await runBuiltCli(['sync'], { cwd: measured, env: { PROMPTLOCK_API_KEY: KEY, NODE_OPTIONS: `--import=${preload}`, PEAK_RSS_FILE: out } });
+    const run = await runBuiltCli(['sync'], {
+      cwd: measured,
+      env: { PROMPTLOCK_API_KEY: KEY, NODE_OPTIONS: `--import=${preload}`, PEAK_RSS_FILE: out },
+    });
     expect(run.code).toBe(0);
     return { dir: measured, peak: Number(await readFile(out, 'utf8')) };
   }
@@ -234,14 +277,18 @@ describe('context files stream to disk', () => {
     size.bytes = 96 * MB;
     const large = await syncMeasured(service.url);
     const growth = large.peak - small.peak;
-    console.log(`peak RSS: ${(small.peak / MB).toFixed(1)} MiB with a 1 KiB file, ${(large.peak / MB).toFixed(1)} MiB with a 96 MiB file (growth ${(growth / MB).toFixed(1)} MiB)`);
+    console.log(
+      `peak RSS: ${(small.peak / MB).toFixed(1)} MiB with a 1 KiB file, ${(large.peak / MB).toFixed(1)} MiB with a 96 MiB file (growth ${(growth / MB).toFixed(1)} MiB)`,
+    );
     // Streamed, the growth is the chunks awaiting the garbage collector (about 32 MiB, whatever the
     // file's size); held in memory, it was more than the file (twice it while joining chunks).
     expect(growth).toBeLessThan(size.bytes / 2);
     const lock = JSON.parse(await readFile(path.join(large.dir, 'prompts.lock.json'), 'utf8'));
     const locked = lock.prompts[ACME_NAME].files.ctx_big;
     expect(locked).toEqual({ path: 'acme/prompt-0000.files/big.bin', size: 96 * MB, integrity: patternIntegrity(96 * MB) });
-    const stored = createHash('sha256').update(await readFile(path.join(large.dir, 'prompts/acme/prompt-0000.files/big.bin'))).digest('base64');
+    const stored = createHash('sha256')
+      .update(await readFile(path.join(large.dir, 'prompts/acme/prompt-0000.files/big.bin')))
+      .digest('base64');
     expect(`sha256-${stored}`).toBe(locked.integrity);
     expect(await workFiles(large.dir)).toEqual([]);
     // Unchanged on the next run: nothing downloaded is written again, nothing is left staged.
@@ -254,7 +301,11 @@ describe('context files stream to disk', () => {
 
   it('a download cut off mid-way (every retry): exit 1, the previous files intact, no staged file left', async () => {
     const state = { revision: 1, failAt: undefined as number | undefined };
-    const service = await patternService({ size: () => 4 * MB + state.revision, revision: () => state.revision, failAt: () => state.failAt })();
+    const service = await patternService({
+      size: () => 4 * MB + state.revision,
+      revision: () => state.revision,
+      failAt: () => state.failAt,
+    })();
     const { dir, run } = await syncFiles(service.url);
     expect(run.code).toBe(0);
     const before = await storeTree(dir);
@@ -275,14 +326,19 @@ describe('context files stream to disk', () => {
     const before = await storeTree(dir);
     state.revision = 2;
     state.hold = true;
-    const child = spawn(process.execPath, [BIN, 'sync'], { cwd: dir, env: { ...process.env, PROMPTLOCK_API_KEY: KEY, CI: 'true' }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [BIN, 'sync'], {
+      cwd: dir,
+      env: { ...process.env, PROMPTLOCK_API_KEY: KEY, CI: 'true' },
+      stdio: 'ignore',
+    });
     let gone = false;
     const exited = new Promise((resolve) => child.on('exit', resolve)).then(() => (gone = true));
     try {
       // Until the partial file holds the half the service sent (bounded: the test's own timeout).
       while (!gone) {
         const partial = (await workFiles(dir)).filter((name) => name.endsWith('.part'));
-        if (partial.length === 1 && (await readFile(path.join(dir, '.promptlock', partial[0]!))).length === Math.floor((4 * MB + 2) / 2)) break;
+        if (partial.length === 1 && (await readFile(path.join(dir, '.promptlock', partial[0]!))).length === Math.floor((4 * MB + 2) / 2))
+          break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(gone).toBe(false); // it was killed, it did not finish

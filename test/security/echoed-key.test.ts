@@ -7,9 +7,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { maskKey } from '../../src/secrets.js';
-import { allText } from '../helpers/project.js';
 import { disposables } from '../helpers/disposables.js';
-import { startHostileService, type HostileService } from './hostile-service.js';
+import { allText } from '../helpers/project.js';
+import { type HostileService, startHostileService } from './hostile-service.js';
 import { cli, KEY, validPrompt } from './shared.js';
 
 const { project, defer } = disposables();

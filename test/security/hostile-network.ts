@@ -6,8 +6,8 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll } from 'vitest';
-import { generatedPrompt } from '../helpers/served-folder.js';
 import type { Prompt } from '../../src/types.js';
+import { generatedPrompt } from '../helpers/served-folder.js';
 
 interface Seen {
   method: string;

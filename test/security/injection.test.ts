@@ -19,7 +19,7 @@ import type { Prompt } from '../../src/types.js';
 import { importModule } from '../codegen/helpers.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
-import { startHostileService, type HostileService } from './hostile-service.js';
+import { type HostileService, startHostileService } from './hostile-service.js';
 
 /** Closes a comment, runs code, opens a string template, breaks lines and HTML: all at once. */
 const PAYLOAD = 'v1 */ globalThis.pwned=1; /* \u2028 \u2029 ${globalThis.pwned=2} ` </script> " \' \\ \n // end';
@@ -177,23 +177,20 @@ describe('(a) a hostile service, then sync', () => {
   });
 
   describe.concurrent('refuses a grammar field', () => {
-    it.each(REJECTED.map(([label, mutate, field], i) => ({ label, mutate, field, i })))(
-      '$label',
-      async ({ mutate, field, i }) => {
-        const name = `@acme/case-${i}`;
-        const prompt = basePrompt(name);
-        mutate(prompt);
-        answers.set(name, prompt);
-        const dir = await newProject(name);
-        const run = await cli(['sync'], dir);
-        expect(run.code, run.stderr).toBe(1);
-        expect(run.stderr).toContain(name);
-        expect(run.stderr).toMatch(field);
-        expect(run.stderr).not.toMatch(/unexpected failure/i);
-        expect(existsSync(path.join(dir, 'prompts.lock.json'))).toBe(false);
-        expect(existsSync(path.join(dir, 'src/generated/prompts.ts'))).toBe(false);
-      },
-    );
+    it.each(REJECTED.map(([label, mutate, field], i) => ({ label, mutate, field, i })))('$label', async ({ mutate, field, i }) => {
+      const name = `@acme/case-${i}`;
+      const prompt = basePrompt(name);
+      mutate(prompt);
+      answers.set(name, prompt);
+      const dir = await newProject(name);
+      const run = await cli(['sync'], dir);
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).toContain(name);
+      expect(run.stderr).toMatch(field);
+      expect(run.stderr).not.toMatch(/unexpected failure/i);
+      expect(existsSync(path.join(dir, 'prompts.lock.json'))).toBe(false);
+      expect(existsSync(path.join(dir, 'src/generated/prompts.ts'))).toBe(false);
+    });
   });
 });
 
@@ -227,7 +224,11 @@ describe('(b) a snapshot or lockfile edited in a pull request, then generate', (
     ['id', (e) => (e.id = PAYLOAD), /prompts\.@acme\/hostile\.id/],
     ['selector', (e) => (e.selector = PAYLOAD), /prompts\.@acme\/hostile\.selector/],
     ['variables[0].name', (e) => (e.variables[0]!.name = '__proto__'), /prompts\.@acme\/hostile\.variables\.0\.name/],
-    ['files key (context id ..)', (e) => (e.files = { '..': { path: 'acme/hostile.files/x', size: 1, integrity: 'sha256-AAAA' } }), /prompts\.@acme\/hostile\.files/],
+    [
+      'files key (context id ..)',
+      (e) => (e.files = { '..': { path: 'acme/hostile.files/x', size: 1, integrity: 'sha256-AAAA' } }),
+      /prompts\.@acme\/hostile\.files/,
+    ],
   ];
   describe.concurrent('refuses a grammar field of the lockfile, in generate and in check', () => {
     it.each(LOCK_FIELDS.map(([label, edit, field]) => ({ label, edit, field })))('$label', async ({ edit, field }) => {

@@ -14,9 +14,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { writeJournalFile } from '../helpers/journal.js';
 import { removeDir, storeTree } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
-import { writeJournalFile } from '../helpers/journal.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
 const { serve, project, defer } = disposables();
@@ -88,7 +88,9 @@ describe('a journal that cannot be applied never wedges the project', () => {
       try {
         const failed = await runBuiltCli(['sync'], { cwd: dir, env });
         expect(failed.code).toBe(1);
-        expect(failed.stderr).toMatch(/Cannot write prompts\/bulk\/prompt-000\d\.json: operation not permitted by permissions or an immutable flag \(EPERM\)/);
+        expect(failed.stderr).toMatch(
+          /Cannot write prompts\/bulk\/prompt-000\d\.json: operation not permitted by permissions or an immutable flag \(EPERM\)/,
+        );
         expect(failed.stderr).not.toContain('unexpected failure');
         const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
         expect(check.code).toBe(1);
@@ -106,22 +108,25 @@ describe('a journal that cannot be applied never wedges the project', () => {
 });
 
 describe('check after a kill at the commit point', () => {
-  it.each([1, 4, 7])('reads orphans through the journal (killed after %i of its operations): no pruned snapshot is reported', async (failpoint) => {
-    const dir = await project({ baseUrl: server.url, prompts: ['@bulk/*'] });
-    expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
-    await writeFile(
-      path.join(dir, 'prompts.config.json'),
-      JSON.stringify({ baseUrl: server.url, prompts: ['@bulk/prompt-0000', '@bulk/prompt-0001', '@bulk/prompt-0002'] }),
-    );
-    // 7 prunes, then the lockfile and the module.
-    const killed = await runBuiltCli(['sync'], { cwd: dir, env: { ...env, PROMPTLOCK_FAILPOINT_APPLY: String(failpoint) } });
-    expect(killed.signal).toBe('SIGKILL');
-    const left = (await readdir(path.join(dir, 'prompts/bulk'))).length;
-    expect(left).toBe(10 - failpoint);
-    const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
-    expect(check.stderr).not.toContain('which the lockfile does not have');
-    expect(check.code, check.stderr).toBe(0);
-    expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
-    expect((await readdir(path.join(dir, 'prompts/bulk'))).sort()).toEqual(['prompt-0000.json', 'prompt-0001.json', 'prompt-0002.json']);
-  });
+  it.each([1, 4, 7])(
+    'reads orphans through the journal (killed after %i of its operations): no pruned snapshot is reported',
+    async (failpoint) => {
+      const dir = await project({ baseUrl: server.url, prompts: ['@bulk/*'] });
+      expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
+      await writeFile(
+        path.join(dir, 'prompts.config.json'),
+        JSON.stringify({ baseUrl: server.url, prompts: ['@bulk/prompt-0000', '@bulk/prompt-0001', '@bulk/prompt-0002'] }),
+      );
+      // 7 prunes, then the lockfile and the module.
+      const killed = await runBuiltCli(['sync'], { cwd: dir, env: { ...env, PROMPTLOCK_FAILPOINT_APPLY: String(failpoint) } });
+      expect(killed.signal).toBe('SIGKILL');
+      const left = (await readdir(path.join(dir, 'prompts/bulk'))).length;
+      expect(left).toBe(10 - failpoint);
+      const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
+      expect(check.stderr).not.toContain('which the lockfile does not have');
+      expect(check.code, check.stderr).toBe(0);
+      expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
+      expect((await readdir(path.join(dir, 'prompts/bulk'))).sort()).toEqual(['prompt-0000.json', 'prompt-0001.json', 'prompt-0002.json']);
+    },
+  );
 });

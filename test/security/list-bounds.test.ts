@@ -73,7 +73,9 @@ describe('a page of 200,000 items', () => {
     const client = createClient({ baseUrl: service.url });
     try {
       const error = await caught(client.listAll());
-      expect(error.message).toMatch(/^The service's prompt list has more than 100000 prompts \(page 1 brings it to 200000\), the limit 100000 \(option "limits\.listItems"/);
+      expect(error.message).toMatch(
+        /^The service's prompt list has more than 100000 prompts \(page 1 brings it to 200000\), the limit 100000 \(option "limits\.listItems"/,
+      );
       // Not retried: the same page would come again.
       expect(service.count('/v1/prompts')).toBe(1);
     } finally {

@@ -32,7 +32,9 @@ it('names of Object.prototype type-check in an object literal and render at run 
     const module = await importModule<{ proto: (v: object) => { content: string } }>(source, dir.dir);
     expect(module.proto({ constructor: 'a', toString: 'b', hasOwnProperty: 'c', valueOf: 'd' }).content).toBe('a b c d');
     // Inherited members never count as values.
-    expect(() => module.proto({ toString: 'b', hasOwnProperty: 'c', valueOf: 'd' })).toThrow('Prompt "@acme/proto" is missing variable "constructor".');
+    expect(() => module.proto({ toString: 'b', hasOwnProperty: 'c', valueOf: 'd' })).toThrow(
+      'Prompt "@acme/proto" is missing variable "constructor".',
+    );
   } finally {
     await dir.remove();
   }

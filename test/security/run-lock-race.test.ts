@@ -15,7 +15,8 @@ let deadPid: number;
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'promptlock-race-'));
   // The pid of a process that has exited: what a killed sync leaves in its lock.
-  deadPid = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout as unknown as number;
+  deadPid = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
+    .stdout as unknown as number;
   deadPid = Number(deadPid);
 });
 afterAll(async () => {
@@ -26,7 +27,7 @@ const lockFile = () => path.join(root, '.promptlock/run.lock');
 const staleLock = () => JSON.stringify({ pid: deadPid, host: hostname(), command: 'sync', startedAt: '2020-01-01T00:00:00.000Z' });
 
 describe('stale run lock, many runs at once', () => {
-  it('60 rounds of 6 concurrent takeovers: never two holders, and the lock on disk is the holder\'s', async () => {
+  it("60 rounds of 6 concurrent takeovers: never two holders, and the lock on disk is the holder's", async () => {
     let rounds = 0;
     const holdersPerRound: number[] = [];
     const otherFailures: string[] = [];
@@ -39,7 +40,8 @@ describe('stale run lock, many runs at once', () => {
       holdersPerRound.push(held.length);
       for (const r of results) {
         const message = r.status === 'rejected' ? String(r.reason.message) : '';
-        if (r.status === 'rejected' && !message.startsWith(`Another promptlock sync is running in this project (pid ${process.pid}`)) otherFailures.push(message);
+        if (r.status === 'rejected' && !message.startsWith(`Another promptlock sync is running in this project (pid ${process.pid}`))
+          otherFailures.push(message);
       }
       const onDisk = await readFile(lockFile(), 'utf8').catch(() => '');
       if (held.length === 1) expect(JSON.parse(onDisk).pid).toBe(process.pid);
@@ -50,7 +52,10 @@ describe('stale run lock, many runs at once', () => {
       rounds++;
     }
     expect(rounds).toBe(60);
-    expect(holdersPerRound.filter((n) => n > 1), 'rounds with two holders at once').toEqual([]);
+    expect(
+      holdersPerRound.filter((n) => n > 1),
+      'rounds with two holders at once',
+    ).toEqual([]);
     expect(holdersPerRound).toEqual(Array.from({ length: 60 }, () => 1));
     expect(otherFailures).toEqual([]);
   }, 60_000);

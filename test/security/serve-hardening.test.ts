@@ -4,7 +4,7 @@
  * `--insecure-test-key`, warns and prints the bound address (finding 19); links in a snapshots
  * folder are refused as in authored folders (finding 2, serve side).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -86,7 +86,9 @@ describe('serve --host 0.0.0.0 (built CLI)', () => {
 
   /** Starts the built CLI; resolves with its first stdout line and what it printed on stderr by then. */
   function start(args: string[]) {
-    const child = spawn(process.execPath, [BIN, 'serve', '--dir', EXAMPLES, '--port', '0', ...args], { env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [BIN, 'serve', '--dir', EXAMPLES, '--port', '0', ...args], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     children.push(child);
     let out = '';
     let err = '';
@@ -106,7 +108,9 @@ describe('serve --host 0.0.0.0 (built CLI)', () => {
     const run = await runBuiltCli(['serve', '--dir', EXAMPLES, '--port', '0', '--host', '0.0.0.0'], { cwd: EXAMPLES, timeoutMs: 20_000 });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('Refusing to serve on 0.0.0.0 with the public test key: anyone who can reach this machine could read every served prompt.');
+    expect(run.stderr).toContain(
+      'Refusing to serve on 0.0.0.0 with the public test key: anyone who can reach this machine could read every served prompt.',
+    );
     expect(run.stderr).toContain('--insecure-test-key');
   });
 

@@ -12,8 +12,8 @@ import { LOCAL_TEST_KEY } from '../../src/server/index.js';
 import { commitChanges, openStoreView } from '../../src/store/journal.js';
 import { emptyLockfile } from '../../src/store/lockfile-format.js';
 import { lockPrompt } from '../../src/sync/fetch-prompt.js';
-import type { FetchedPrompt } from '../../src/sync/types.js';
 import { planStoreChanges } from '../../src/sync/store-changes.js';
+import type { FetchedPrompt } from '../../src/sync/types.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { generatedPrompt } from '../helpers/served-folder.js';
@@ -57,7 +57,12 @@ describe('context file paths cannot escape <pkg>.files/', () => {
   it('the store itself refuses any target outside the project (or in .promptlock/) before staging', async () => {
     const elsewhere = await mkdtemp(path.join(tmpdir(), 'promptlock-outside-'));
     try {
-      for (const target of [path.join(elsewhere, 'x.json'), path.join(root, '..', path.basename(elsewhere), 'y'), root, path.join(root, '.promptlock/run.lock')]) {
+      for (const target of [
+        path.join(elsewhere, 'x.json'),
+        path.join(root, '..', path.basename(elsewhere), 'y'),
+        root,
+        path.join(root, '.promptlock/run.lock'),
+      ]) {
         const commit = commitChanges(root, [
           { kind: 'write', path: path.join(root, 'ok.json'), content: 'ok' },
           { kind: 'write', path: target, content: 'escaped' },
@@ -104,7 +109,12 @@ describe('store folders outside the project are a config error (exit 2)', () => 
   });
 
   it('a nested path inside the project is still accepted', async () => {
-    const dir = await project({ baseUrl: 'http://127.0.0.1:9', prompts: ['@acme/welcome'], snapshots: 'a/b/../prompts', output: './gen/p.ts' });
+    const dir = await project({
+      baseUrl: 'http://127.0.0.1:9',
+      prompts: ['@acme/welcome'],
+      snapshots: 'a/b/../prompts',
+      output: './gen/p.ts',
+    });
     await writeFile(path.join(dir, 'prompts.lock.json'), '{"lockfileVersion":1,"prompts":{}}\n');
     const run = await runBuiltCli(['generate'], { cwd: dir, env: {} });
     expect(run.code, run.stderr).toBe(0);

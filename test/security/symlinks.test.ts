@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
-import { runBuiltCli } from '../helpers/cli.js';
-import { disposables } from '../helpers/disposables.js';
 import { commitChanges } from '../../src/store/journal.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
+import { runBuiltCli } from '../helpers/cli.js';
+import { disposables } from '../helpers/disposables.js';
 import { generatedPrompt } from '../helpers/served-folder.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
@@ -90,7 +90,7 @@ describe('prune never deletes through a link', () => {
     await expectUntouched(away, 'refund-policy.md');
   });
 
-  it('an orphan-looking snapshot behind a symlinked workspace folder is not promptlock\'s: never deleted', async () => {
+  it("an orphan-looking snapshot behind a symlinked workspace folder is not promptlock's: never deleted", async () => {
     const away = await mkdtemp(path.join(tmpdir(), 'promptlock-outside-'));
     defer(() => rm(away, { recursive: true, force: true }));
     const orphan = encodeSnapshot(generatedPrompt(1, 1, 'other'));
@@ -151,7 +151,9 @@ describe('generate never writes the module through a link out of the project', (
     for (const args of [['generate'], ['generate', '--force']]) {
       const run = await runBuiltCli(args, { cwd: dir, env: {} });
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`Refusing to write ${path.join(dir, 'src/generated/prompts.ts')}: ${path.join(dir, 'src/generated')} is a symbolic link to ${away}, leading out of the project.`);
+      expect(run.stderr).toContain(
+        `Refusing to write ${path.join(dir, 'src/generated/prompts.ts')}: ${path.join(dir, 'src/generated')} is a symbolic link to ${away}, leading out of the project.`,
+      );
       expect(run.stderr).toContain('Replace the link with a real folder or file');
       expect(run.stderr).not.toContain('unexpected failure');
       await expectUntouched(away, 'prompts.ts');

@@ -73,7 +73,11 @@ describe('through the built CLI', () => {
     if (phase === 0) return json(res, 403, { error: { code: `forbidden${HOSTILE}`, message: HOSTILE } });
     if (phase === 1) return json(res, 400, { error: { code: `bad${HOSTILE}`, message: HOSTILE } });
     if (phase === 2) return json(res, 200, acmePrompt());
-    return json(res, 200, acmePrompt({ title: `T${HOSTILE}`, content: `Line one\n${HOSTILE}\nline three`, version: 'v2', packageName: '@acme/prompt-0000:v2' }));
+    return json(
+      res,
+      200,
+      acmePrompt({ title: `T${HOSTILE}`, content: `Line one\n${HOSTILE}\nline three`, version: 'v2', packageName: '@acme/prompt-0000:v2' }),
+    );
   });
 
   it("a service's error messages reach the terminal without control characters", async () => {

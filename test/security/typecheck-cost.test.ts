@@ -12,7 +12,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { generateModule, typecheckModule } from '../../src/codegen/index.js';
 import { lockPrompt } from '../../src/sync/fetch-prompt.js';
 import { disposables } from '../helpers/disposables.js';
-import { startHostileService, type HostileService } from './hostile-service.js';
+import { type HostileService, startHostileService } from './hostile-service.js';
 import { cli, validPrompt } from './shared.js';
 
 const { project, defer } = disposables();
@@ -51,7 +51,10 @@ it('refuses a prompt over the placeholder limit at sync, naming the prompt, limi
   expect(refused.stderr).toContain('2000');
   expect(existsSync(path.join(dir, 'prompts.lock.json'))).toBe(false);
 
-  await writeFile(path.join(dir, 'prompts.config.json'), JSON.stringify({ baseUrl: service.url, prompts: ['@acme/many'], limits: { placeholders: 3_000 } }));
+  await writeFile(
+    path.join(dir, 'prompts.config.json'),
+    JSON.stringify({ baseUrl: service.url, prompts: ['@acme/many'], limits: { placeholders: 3_000 } }),
+  );
   const raised = await cli(['sync'], dir);
   expect(raised.code, raised.stderr).toBe(0);
   // generate with the same config reads the snapshot under the raised limit too.

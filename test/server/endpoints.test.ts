@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderTemplate } from '../../src/template/index.js';
 import type { RunningServer } from '../../src/server/index.js';
+import { renderTemplate } from '../../src/template/index.js';
 import { call, EXAMPLES, getPrompt, KEY, serverPool } from './helpers.js';
 
 const GLOBEX_KEY = 'sk_test_GlobexOnlyKey0000000000000000000000000000000';
@@ -26,9 +26,20 @@ afterAll(() => pool.closeAll());
 const authored = (relative: string) => readFileSync(path.join(EXAMPLES, relative), 'utf8').replace(/\n$/, '');
 
 const ALL_PROMPTS = [
-  '@acme/classify-ticket', '@acme/code-review', '@acme/default', '@acme/escape-gauntlet', '@acme/onboarding',
-  '@acme/sql-helper', '@acme/summarize', '@acme/support-reply', '@acme/welcome',
-  '@globex/2fa-code', '@globex/meeting-notes', '@globex/sales-email', '@globex/translate', '@globex/welcome',
+  '@acme/classify-ticket',
+  '@acme/code-review',
+  '@acme/default',
+  '@acme/escape-gauntlet',
+  '@acme/onboarding',
+  '@acme/sql-helper',
+  '@acme/summarize',
+  '@acme/support-reply',
+  '@acme/welcome',
+  '@globex/2fa-code',
+  '@globex/meeting-notes',
+  '@globex/sales-email',
+  '@globex/translate',
+  '@globex/welcome',
 ];
 
 describe('POST /v1/prompts/get', () => {
@@ -51,10 +62,23 @@ describe('POST /v1/prompts/get', () => {
   it('answers every field of the prompt object, with the texts verbatim', async () => {
     const before = Date.now();
     const { body } = await getPrompt(server, '@acme/support-reply:v3');
-    expect(Object.keys(body)).toEqual(expect.arrayContaining([
-      'id', 'title', 'content', 'systemPrompt', 'critiquePrompt', 'description', 'category', 'tags', 'version',
-      'workspaceSlug', 'packageName', 'context', 'metadata',
-    ]));
+    expect(Object.keys(body)).toEqual(
+      expect.arrayContaining([
+        'id',
+        'title',
+        'content',
+        'systemPrompt',
+        'critiquePrompt',
+        'description',
+        'category',
+        'tags',
+        'version',
+        'workspaceSlug',
+        'packageName',
+        'context',
+        'metadata',
+      ]),
+    );
     expect(body).toMatchObject({
       title: 'Support reply',
       description: 'Answers a customer ticket',
@@ -69,8 +93,23 @@ describe('POST /v1/prompts/get', () => {
     expect(body.metadata.generatedAt).toBeGreaterThanOrEqual(before);
     expect(body.metadata.generatedAt).toBeLessThanOrEqual(Date.now());
     expect(body.context).toEqual([
-      { id: expect.stringMatching(/^ctx_/), type: 'file', label: 'Refund policy', fileName: 'refund-policy.md', fileSize: 99, mimeType: 'text/markdown', createdAt: body.metadata.createdAt },
-      { id: expect.stringMatching(/^ctx_/), type: 'url', label: 'Knowledge base', url: 'https://example.com/kb', urlFetchedAt: body.metadata.createdAt, createdAt: body.metadata.createdAt },
+      {
+        id: expect.stringMatching(/^ctx_/),
+        type: 'file',
+        label: 'Refund policy',
+        fileName: 'refund-policy.md',
+        fileSize: 99,
+        mimeType: 'text/markdown',
+        createdAt: body.metadata.createdAt,
+      },
+      {
+        id: expect.stringMatching(/^ctx_/),
+        type: 'url',
+        label: 'Knowledge base',
+        url: 'https://example.com/kb',
+        urlFetchedAt: body.metadata.createdAt,
+        createdAt: body.metadata.createdAt,
+      },
     ]);
   });
 
@@ -118,12 +157,36 @@ describe('POST /v1/prompts/get', () => {
     ['array body', { body: '[]', message: 'Request body must be a JSON object with "package_name" (and optionally "variables").' }],
     ['missing package_name', { body: '{}', message: 'package_name is required: a string like "@acme/support-reply:v2".' }],
     ['package_name not a string', { body: '{"package_name": 7}', message: 'package_name must be a string (got number).' }],
-    ['package_name off pattern', { body: '{"package_name": "acme/x"}', message: 'package_name must match @<workspace>/<package>[:<version>] (got "acme/x").' }],
-    ['upper-case workspace', { body: '{"package_name": "@Acme/x"}', message: 'package_name must match @<workspace>/<package>[:<version>] (got "@Acme/x").' }],
-    ['bad selector', { body: '{"package_name": "@acme/x:newest"}', message: 'package_name must match @<workspace>/<package>[:<version>] (got "@acme/x:newest").' }],
-    ['variables an array', { body: '{"package_name": "@acme/welcome", "variables": []}', message: 'variables must be an object whose values are strings.' }],
-    ['variables null', { body: '{"package_name": "@acme/welcome", "variables": null}', message: 'variables must be an object whose values are strings.' }],
-    ['a number variable', { body: '{"package_name": "@acme/welcome", "variables": {"count": 3}}', message: 'variables.count must be a string (got number); send typed values in their string form.' }],
+    [
+      'package_name off pattern',
+      { body: '{"package_name": "acme/x"}', message: 'package_name must match @<workspace>/<package>[:<version>] (got "acme/x").' },
+    ],
+    [
+      'upper-case workspace',
+      { body: '{"package_name": "@Acme/x"}', message: 'package_name must match @<workspace>/<package>[:<version>] (got "@Acme/x").' },
+    ],
+    [
+      'bad selector',
+      {
+        body: '{"package_name": "@acme/x:newest"}',
+        message: 'package_name must match @<workspace>/<package>[:<version>] (got "@acme/x:newest").',
+      },
+    ],
+    [
+      'variables an array',
+      { body: '{"package_name": "@acme/welcome", "variables": []}', message: 'variables must be an object whose values are strings.' },
+    ],
+    [
+      'variables null',
+      { body: '{"package_name": "@acme/welcome", "variables": null}', message: 'variables must be an object whose values are strings.' },
+    ],
+    [
+      'a number variable',
+      {
+        body: '{"package_name": "@acme/welcome", "variables": {"count": 3}}',
+        message: 'variables.count must be a string (got number); send typed values in their string form.',
+      },
+    ],
   ];
   it.each(invalid)('400 validation_error for %s', async (_name, { body, message }) => {
     const answer = await call(server, '/v1/prompts/get', { method: 'POST', body, headers: { 'content-type': 'application/json' } });
@@ -136,7 +199,11 @@ describe('POST /v1/prompts/get', () => {
     const huge = JSON.stringify({ package_name: '@acme/welcome', variables: { pad: 'x'.repeat(5000) } });
     const answer = await call(server, '/v1/prompts/get', { method: 'POST', body: huge });
     expect(answer.status).toBe(413);
-    expect(answer.body.error).toEqual({ code: 'payload_too_large', message: 'Request body is larger than 4096 bytes.', details: { maxBytes: 4096 } });
+    expect(answer.body.error).toEqual({
+      code: 'payload_too_large',
+      message: 'Request body is larger than 4096 bytes.',
+      details: { maxBytes: 4096 },
+    });
     const base = JSON.stringify({ package_name: '@acme/welcome', variables: { pad: '' } });
     const exact = JSON.stringify({ package_name: '@acme/welcome', variables: { pad: 'x'.repeat(4096 - base.length) } });
     expect(Buffer.byteLength(exact)).toBe(4096);
@@ -179,7 +246,11 @@ describe('GET /v1/prompts', () => {
     expect(all.body.prompts).toHaveLength(14);
     expect(all.body.hasMore).toBe(false);
     expect(all.body.prompts[0]).toEqual({
-      id: expect.stringMatching(/^pmt_/), title: 'Classify ticket', packageName: '@acme/classify-ticket', workspaceSlug: 'acme', version: 'v1',
+      id: expect.stringMatching(/^pmt_/),
+      title: 'Classify ticket',
+      packageName: '@acme/classify-ticket',
+      workspaceSlug: 'acme',
+      version: 'v1',
     });
     const { names } = await walk(server, 2, GLOBEX_KEY);
     expect(names).toEqual(ALL_PROMPTS.filter((n) => n.startsWith('@globex/')));
@@ -201,48 +272,79 @@ describe('GET /v1/prompts', () => {
 
 describe('errors in both shapes', () => {
   const rows: Array<[string, { request: () => [string, Parameters<typeof call>[2]]; status: number; nested: object; flat: object }]> = [
-    ['401 missing key', {
-      request: () => ['/v1/prompts', { key: null }],
-      status: 401,
-      nested: { error: { code: 'unauthorized', message: 'Missing API key: send the header "Authorization: Bearer <API key>".' } },
-      flat: { error: 'Missing API key: send the header "Authorization: Bearer <API key>".' },
-    }],
-    ['401 invalid key', {
-      request: () => ['/v1/prompts/get', { key: 'sk_test_wrong', json: { package_name: '@acme/welcome' } }],
-      status: 401,
-      nested: { error: { code: 'unauthorized', message: 'Invalid API key: check the key, or create a new one.' } },
-      flat: { error: 'Invalid API key: check the key, or create a new one.' },
-    }],
-    ['403 key scoped to another workspace', {
-      request: () => ['/v1/prompts/get', { key: GLOBEX_KEY, json: { package_name: '@acme/welcome' } }],
-      status: 403,
-      nested: { error: { code: 'forbidden', message: 'This API key has no access to workspace "acme".', details: { workspace: 'acme' } } },
-      flat: { error: 'This API key has no access to workspace "acme".' },
-    }],
-    ['404 prompt not found', {
-      request: () => ['/v1/prompts/get', { json: { package_name: '@acme/nope' } }],
-      status: 404,
-      nested: { error: { code: 'not_found', message: 'Prompt @acme/nope not found.' } },
-      flat: { error: 'Not found', message: 'Prompt @acme/nope not found.' },
-    }],
-    ['404 unknown endpoint', {
-      request: () => ['/v2/prompts', {}],
-      status: 404,
-      nested: { error: { code: 'not_found', message: 'No endpoint GET /v2/prompts.' } },
-      flat: { error: 'Not found', message: 'No endpoint GET /v2/prompts.' },
-    }],
-    ['400 validation error', {
-      request: () => ['/v1/prompts/get', { json: { package_name: 'x' } }],
-      status: 400,
-      nested: { error: { code: 'validation_error', message: 'package_name must match @<workspace>/<package>[:<version>] (got "x").', details: { field: 'package_name' } } },
-      flat: { error: 'package_name must match @<workspace>/<package>[:<version>] (got "x").' },
-    }],
-    ['405 method not allowed', {
-      request: () => ['/v1/prompts/get', { method: 'GET' }],
-      status: 405,
-      nested: { error: { code: 'method_not_allowed', message: 'GET is not allowed on /v1/prompts/get; use POST.', details: { allow: ['POST'] } } },
-      flat: { error: 'GET is not allowed on /v1/prompts/get; use POST.' },
-    }],
+    [
+      '401 missing key',
+      {
+        request: () => ['/v1/prompts', { key: null }],
+        status: 401,
+        nested: { error: { code: 'unauthorized', message: 'Missing API key: send the header "Authorization: Bearer <API key>".' } },
+        flat: { error: 'Missing API key: send the header "Authorization: Bearer <API key>".' },
+      },
+    ],
+    [
+      '401 invalid key',
+      {
+        request: () => ['/v1/prompts/get', { key: 'sk_test_wrong', json: { package_name: '@acme/welcome' } }],
+        status: 401,
+        nested: { error: { code: 'unauthorized', message: 'Invalid API key: check the key, or create a new one.' } },
+        flat: { error: 'Invalid API key: check the key, or create a new one.' },
+      },
+    ],
+    [
+      '403 key scoped to another workspace',
+      {
+        request: () => ['/v1/prompts/get', { key: GLOBEX_KEY, json: { package_name: '@acme/welcome' } }],
+        status: 403,
+        nested: {
+          error: { code: 'forbidden', message: 'This API key has no access to workspace "acme".', details: { workspace: 'acme' } },
+        },
+        flat: { error: 'This API key has no access to workspace "acme".' },
+      },
+    ],
+    [
+      '404 prompt not found',
+      {
+        request: () => ['/v1/prompts/get', { json: { package_name: '@acme/nope' } }],
+        status: 404,
+        nested: { error: { code: 'not_found', message: 'Prompt @acme/nope not found.' } },
+        flat: { error: 'Not found', message: 'Prompt @acme/nope not found.' },
+      },
+    ],
+    [
+      '404 unknown endpoint',
+      {
+        request: () => ['/v2/prompts', {}],
+        status: 404,
+        nested: { error: { code: 'not_found', message: 'No endpoint GET /v2/prompts.' } },
+        flat: { error: 'Not found', message: 'No endpoint GET /v2/prompts.' },
+      },
+    ],
+    [
+      '400 validation error',
+      {
+        request: () => ['/v1/prompts/get', { json: { package_name: 'x' } }],
+        status: 400,
+        nested: {
+          error: {
+            code: 'validation_error',
+            message: 'package_name must match @<workspace>/<package>[:<version>] (got "x").',
+            details: { field: 'package_name' },
+          },
+        },
+        flat: { error: 'package_name must match @<workspace>/<package>[:<version>] (got "x").' },
+      },
+    ],
+    [
+      '405 method not allowed',
+      {
+        request: () => ['/v1/prompts/get', { method: 'GET' }],
+        status: 405,
+        nested: {
+          error: { code: 'method_not_allowed', message: 'GET is not allowed on /v1/prompts/get; use POST.', details: { allow: ['POST'] } },
+        },
+        flat: { error: 'GET is not allowed on /v1/prompts/get; use POST.' },
+      },
+    ],
   ];
   it.each(rows)('%s', async (_name, row) => {
     const [pathname, init] = row.request();
@@ -278,7 +380,9 @@ describe('envelopes', () => {
     expect(got.body).toEqual({ data: expect.objectContaining({ content: 'Welcome to Acme!', version: 'v1' }) });
     expect((await call(wrapped, '/v1/health', { key: null })).body).toEqual({ data: { status: 'ok', timestamp: expect.any(String) } });
     expect((await call(wrapped, '/v1')).body.data.endpoints.health).toBe('/v1/health');
-    expect((await getPrompt(wrapped, '@acme/nope')).body).toEqual({ error: { code: 'not_found', message: 'Prompt @acme/nope not found.' } });
+    expect((await getPrompt(wrapped, '@acme/nope')).body).toEqual({
+      error: { code: 'not_found', message: 'Prompt @acme/nope not found.' },
+    });
   });
 });
 
@@ -293,7 +397,10 @@ describe('health, descriptor, HEAD', () => {
   it.each(['/v1', '/'])('serves the descriptor at %s', async (pathname) => {
     const answer = await call(server, pathname, { key: null });
     expect(answer.body).toMatchObject({
-      name: expect.any(String), version: expect.stringMatching(/^\d+\.\d+\.\d+/), description: expect.any(String), documentation: expect.any(String),
+      name: expect.any(String),
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      description: expect.any(String),
+      documentation: expect.any(String),
       endpoints: { health: '/v1/health', prompts: { get: 'POST /v1/prompts/get', list: 'GET /v1/prompts' } },
     });
   });

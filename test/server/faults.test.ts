@@ -40,7 +40,9 @@ describe('faults', () => {
     const server = await pool.start({ faults: { rate: 1, kinds: ['503'] } });
     const answer = await call(server, '/v1/prompts');
     expect(answer.status).toBe(503);
-    expect(answer.body).toEqual({ error: { code: 'internal_error', message: 'Service temporarily unavailable (injected fault); retry shortly.' } });
+    expect(answer.body).toEqual({
+      error: { code: 'internal_error', message: 'Service temporarily unavailable (injected fault); retry shortly.' },
+    });
     expect(answer.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
     expect((await call(server, '/files/ctx_x?expires=1&signature=x', { key: null })).status).toBe(403);
   });

@@ -71,13 +71,40 @@ describe('hand-authored format', () => {
     ['v0 instead of draft', { files: { 'ws/a/v0.md': 'x' }, message: /versions are numbered v1, v2/ }],
     ['a version twice', { files: { 'ws/a/v2.md': 'x', 'ws/a/v2/content.md': 'y' }, message: /defines v2 twice: v2 and v2\.md\./ }],
     ['no content.md', { files: { 'ws/a/v1/system.md': 'x' }, message: /v1 has no content\.md: every version needs its content\./ }],
-    ['a stray file in a version', { files: { 'ws/a/v1/content.md': 'x', 'ws/a/v1/contents.md': 'y' }, message: /Unexpected file .*contents\.md\./ }],
+    [
+      'a stray file in a version',
+      { files: { 'ws/a/v1/content.md': 'x', 'ws/a/v1/contents.md': 'y' }, message: /Unexpected file .*contents\.md\./ },
+    ],
     ['no versions', { files: { 'ws/a/prompt.json': '{}' }, message: /a has no versions\./ }],
-    ['a misspelt key', { files: { 'ws/a/prompt.json': '{"titel": "x"}', 'ws/a/v1.md': 'x' }, message: /Invalid value in .*prompt\.json: "\(top level\)": Unrecognized key: "titel"/ }],
+    [
+      'a misspelt key',
+      {
+        files: { 'ws/a/prompt.json': '{"titel": "x"}', 'ws/a/v1.md': 'x' },
+        message: /Invalid value in .*prompt\.json: "\(top level\)": Unrecognized key: "titel"/,
+      },
+    ],
     ['bad JSON', { files: { 'ws/a/prompt.json': '{', 'ws/a/v1.md': 'x' }, message: /prompt\.json is not valid JSON/ }],
-    ['a context file outside the package', { files: { 'ws/a/prompt.json': '{"context":[{"type":"file","file":"../b/v1.md"}]}', 'ws/a/v1.md': 'x', 'ws/b/v1.md': 'y' }, message: /context file "\.\.\/b\/v1\.md" must be a path inside the package folder\./ }],
-    ['an absolute context file', { files: { 'ws/a/prompt.json': '{"context":[{"type":"file","file":"/etc/hostname"}]}', 'ws/a/v1.md': 'x' }, message: /must be a path inside the package folder/ }],
-    ['a missing context file', { files: { 'ws/a/prompt.json': '{"context":[{"type":"file","file":"files/nope.pdf"}]}', 'ws/a/v1.md': 'x' }, message: /context file "files\/nope\.pdf" does not exist/ }],
+    [
+      'a context file outside the package',
+      {
+        files: { 'ws/a/prompt.json': '{"context":[{"type":"file","file":"../b/v1.md"}]}', 'ws/a/v1.md': 'x', 'ws/b/v1.md': 'y' },
+        message: /context file "\.\.\/b\/v1\.md" must be a path inside the package folder\./,
+      },
+    ],
+    [
+      'an absolute context file',
+      {
+        files: { 'ws/a/prompt.json': '{"context":[{"type":"file","file":"/etc/hostname"}]}', 'ws/a/v1.md': 'x' },
+        message: /must be a path inside the package folder/,
+      },
+    ],
+    [
+      'a missing context file',
+      {
+        files: { 'ws/a/prompt.json': '{"context":[{"type":"file","file":"files/nope.pdf"}]}', 'ws/a/v1.md': 'x' },
+        message: /context file "files\/nope\.pdf" does not exist/,
+      },
+    ],
     ['a non-slug workspace', { files: { 'My Workspace/a/v1.md': 'x' }, message: /"My Workspace" is not a valid workspace name/ }],
     ['a non-slug package', { files: { 'ws/Bad_Name/v1.md': 'x' }, message: /"Bad_Name" is not a valid package name/ }],
   ];
@@ -88,22 +115,36 @@ describe('hand-authored format', () => {
 
   it('gathers several broken packages into one error, and rejects a missing folder', async () => {
     const dir = await folder({ 'ws/a/v01.md': 'x', 'ws/b/v1/system.md': 'y' });
-    await expect(startServer({ dir })).rejects.toMatchObject({ name: 'AggregatePromptlockError', errors: [expect.anything(), expect.anything()] });
+    await expect(startServer({ dir })).rejects.toMatchObject({
+      name: 'AggregatePromptlockError',
+      errors: [expect.anything(), expect.anything()],
+    });
     await expect(startServer({ dir: path.join(dir, 'missing') })).rejects.toThrow(/does not exist/);
   });
 
   it('ignores dot-entries and files at the top level', async () => {
-    const server = await pool.start({ dir: await folder({ 'README.md': '# hi', '.git/HEAD': 'x', 'ws/.hidden/v1.md': 'x', 'ws/notes.txt': 'x', 'ws/a/v1.md': 'a' }) });
+    const server = await pool.start({
+      dir: await folder({ 'README.md': '# hi', '.git/HEAD': 'x', 'ws/.hidden/v1.md': 'x', 'ws/notes.txt': 'x', 'ws/a/v1.md': 'a' }),
+    });
     expect((await call(server, '/v1/prompts')).body.prompts.map((p: { packageName: string }) => p.packageName)).toEqual(['@ws/a']);
   });
 });
 
 describe('snapshots folder', () => {
   const snapshot = (version: string, extra: Partial<Prompt> = {}): Prompt => ({
-    id: 'pmt_snap', title: 'Snap', content: 'Hi {{name}},\nline two', systemPrompt: 'sys', description: null, category: 'c', tags: ['t'],
-    version, workspaceSlug: 'acme', packageName: `@acme/snap:${version}`,
+    id: 'pmt_snap',
+    title: 'Snap',
+    content: 'Hi {{name}},\nline two',
+    systemPrompt: 'sys',
+    description: null,
+    category: 'c',
+    tags: ['t'],
+    version,
+    workspaceSlug: 'acme',
+    packageName: `@acme/snap:${version}`,
     context: [{ id: 'ctx_1', type: 'file', label: 'FAQ', fileName: 'faq.txt', fileSize: 3, mimeType: 'text/plain', createdAt: 1 }],
-    metadata: { createdAt: 1705400000000 }, ...extra,
+    metadata: { createdAt: 1705400000000 },
+    ...extra,
   });
 
   it('serves each snapshot as its version (v0 = draft), with synced context files', async () => {
@@ -115,7 +156,11 @@ describe('snapshots folder', () => {
     });
     const server = await pool.start({ dir });
     const got = await getPrompt(server, '@acme/snap', { name: 'Bo' });
-    expect(got.body).toMatchObject({ ...snapshot('v4'), content: 'Hi Bo,\nline two', metadata: { createdAt: 1705400000000, generatedAt: expect.any(Number) } });
+    expect(got.body).toMatchObject({
+      ...snapshot('v4'),
+      content: 'Hi Bo,\nline two',
+      metadata: { createdAt: 1705400000000, generatedAt: expect.any(Number) },
+    });
     expect((await getPrompt(server, '@acme/snap:v4')).status).toBe(200);
     expect((await getPrompt(server, '@acme/snap:v3')).status).toBe(404);
     expect((await getPrompt(server, '@acme/wip:draft')).body.version).toBe('v0');

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { LOCAL_TEST_KEY, startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
+import { LOCAL_TEST_KEY, type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
 
 export const EXAMPLES = path.resolve(import.meta.dirname, '../../examples/workspace');
 export const KEY = LOCAL_TEST_KEY;

@@ -21,15 +21,58 @@ describe('rate limiter arithmetic (unit, explicit clock)', () => {
   const limiter = () => createRateLimiter({ minuteMs: 1_000, hourMs: 10_000 });
   const cases: Array<[string, { perMinute: number; perHour: number; steps: Array<[number, boolean, number, number]> }]> = [
     // [time, allowed, limit reported, remaining reported]
-    ['the minute window binds first', { perMinute: 2, perHour: 5, steps: [[0, true, 2, 1], [10, true, 2, 0], [20, false, 2, 0], [1000, true, 2, 1], [1001, true, 2, 0], [1002, false, 2, 0]] }],
-    ['the hour window binds when it has fewer left', { perMinute: 3, perHour: 4, steps: [[0, true, 3, 2], [1, true, 3, 1], [1000, true, 4, 1], [1001, true, 4, 0], [2000, false, 4, 0], [10_000, true, 3, 2]] }],
-    ['a limit of zero refuses everything', { perMinute: 0, perHour: 10, steps: [[0, false, 0, 0], [5000, false, 0, 0]] }],
+    [
+      'the minute window binds first',
+      {
+        perMinute: 2,
+        perHour: 5,
+        steps: [
+          [0, true, 2, 1],
+          [10, true, 2, 0],
+          [20, false, 2, 0],
+          [1000, true, 2, 1],
+          [1001, true, 2, 0],
+          [1002, false, 2, 0],
+        ],
+      },
+    ],
+    [
+      'the hour window binds when it has fewer left',
+      {
+        perMinute: 3,
+        perHour: 4,
+        steps: [
+          [0, true, 3, 2],
+          [1, true, 3, 1],
+          [1000, true, 4, 1],
+          [1001, true, 4, 0],
+          [2000, false, 4, 0],
+          [10_000, true, 3, 2],
+        ],
+      },
+    ],
+    [
+      'a limit of zero refuses everything',
+      {
+        perMinute: 0,
+        perHour: 10,
+        steps: [
+          [0, false, 0, 0],
+          [5000, false, 0, 0],
+        ],
+      },
+    ],
   ];
   it.each(cases)('%s', (_name, { perMinute, perHour, steps }) => {
     const rl = limiter();
     for (const [now, allowed, limit, remaining] of steps) {
       const decision = rl.take('caller', { perMinute, perHour }, now);
-      expect({ now, allowed: decision.allowed, limit: decision.limit, remaining: decision.remaining }).toEqual({ now, allowed, limit, remaining });
+      expect({ now, allowed: decision.allowed, limit: decision.limit, remaining: decision.remaining }).toEqual({
+        now,
+        allowed,
+        limit,
+        remaining,
+      });
     }
   });
 
@@ -52,7 +95,11 @@ describe('over HTTP', () => {
     const seen = [limitHeaders(await getPrompt(server, '@acme/welcome'))];
     const afterFirst = Math.ceil(Date.now() / 1000);
     for (let i = 1; i < 3; i++) seen.push(limitHeaders(await getPrompt(server, '@acme/welcome')));
-    expect(seen.map((h) => [h.limit, h.remaining])).toEqual([[3, 2], [3, 1], [3, 0]]);
+    expect(seen.map((h) => [h.limit, h.remaining])).toEqual([
+      [3, 2],
+      [3, 1],
+      [3, 0],
+    ]);
     const refused = await getPrompt(server, '@acme/welcome');
     expect(refused.status).toBe(429);
     const headers = limitHeaders(refused);

@@ -48,8 +48,15 @@ describe('automatic reload', () => {
   it('follows a snapshots folder written by renames, as the sync writes it', async () => {
     const dir = await pool.tempDir(false);
     const prompt = (version: string): Prompt => ({
-      id: 'pmt_1', title: 'T', content: `content ${version}`, tags: [], version, workspaceSlug: 'acme',
-      packageName: `@acme/p:${version}`, context: [], metadata: { createdAt: 1 },
+      id: 'pmt_1',
+      title: 'T',
+      content: `content ${version}`,
+      tags: [],
+      version,
+      workspaceSlug: 'acme',
+      packageName: `@acme/p:${version}`,
+      context: [],
+      metadata: { createdAt: 1 },
     });
     write(path.join(dir, 'acme/p.json'), encodeSnapshot(prompt('v1')));
     const server = await pool.start({ dir });

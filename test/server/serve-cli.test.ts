@@ -2,12 +2,13 @@
  * `promptlock serve` as users run it: the built CLI (run `npx tsup` first) in a child process,
  * stopped by PID with SIGTERM/SIGINT; and flag errors through `runCli` in-process.
  */
-import { memoryIO } from '../helpers/memory-io.js';
-import { spawn, type ChildProcess } from 'node:child_process';
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
+import { memoryIO } from '../helpers/memory-io.js';
 import { call, EXAMPLES, getPrompt, KEY } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -49,7 +50,9 @@ const io = () => memoryIO({ env: { NO_COLOR: '1' }, cwd: ROOT });
 describe.runIf(existsSync(path.join(ROOT, 'dist/cli.js')))('built CLI', () => {
   it('serves examples/workspace on a free port, prints the URL, and exits 0 on SIGTERM', async () => {
     const served = await serve(['--dir', 'examples/workspace', '--port', '0']);
-    expect(served.line).toMatch(/^promptlock serve listening on http:\/\/127\.0\.0\.1:\d+ \(14 prompts in 2 workspaces from examples\/workspace; test key sk_test_PromptlockLocalTestKey0+\)$/);
+    expect(served.line).toMatch(
+      /^promptlock serve listening on http:\/\/127\.0\.0\.1:\d+ \(14 prompts in 2 workspaces from examples\/workspace; test key sk_test_PromptlockLocalTestKey0+\)$/,
+    );
     expect((await getPrompt(served, '@acme/support-reply:v2', { customer_name: 'Ann', topic: 'refunds' })).body.content).toBe(
       'Hello Ann,\n\nThanks for writing about refunds. Here is what we can do:',
     );
@@ -62,12 +65,27 @@ describe.runIf(existsSync(path.join(ROOT, 'dist/cli.js')))('built CLI', () => {
     const full = 'sk_test_CliFullKey0000000000000000000000000000000000';
     const scoped = 'sk_test_CliScopedKey00000000000000000000000000000000';
     const served = await serve([
-      '--dir', EXAMPLES, '--port', '0', '--key', full, '--key', `globex=${scoped}`, '--errors', 'flat', '--envelope', 'wrapped',
-      '--limit-per-minute', '2', '--verbose',
+      '--dir',
+      EXAMPLES,
+      '--port',
+      '0',
+      '--key',
+      full,
+      '--key',
+      `globex=${scoped}`,
+      '--errors',
+      'flat',
+      '--envelope',
+      'wrapped',
+      '--limit-per-minute',
+      '2',
+      '--verbose',
     ]);
     expect(served.line).toContain('; 2 keys)');
     expect((await call(served, '/v1/prompts', { key: KEY })).status).toBe(401);
-    expect((await getPrompt(served, '@acme/welcome', undefined, scoped)).body).toEqual({ error: 'This API key has no access to workspace "acme".' });
+    expect((await getPrompt(served, '@acme/welcome', undefined, scoped)).body).toEqual({
+      error: 'This API key has no access to workspace "acme".',
+    });
     // Two requests per minute for each key: the full key's budget is its own.
     expect((await getPrompt(served, '@acme/welcome', undefined, full)).body.data.version).toBe('v2');
     expect((await getPrompt(served, '@acme/welcome:v1', undefined, full)).body.data.version).toBe('v1');

@@ -7,8 +7,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { commitChanges, openStoreView, recoverStore } from '../../src/store/journal.js';
 import { integrityOf } from '../../src/store/integrity.js';
+import { commitChanges, openStoreView, recoverStore } from '../../src/store/journal.js';
 import { Stager } from '../../src/store/staged-file.js';
 import { writeJournalFile } from '../helpers/journal.js';
 
@@ -61,7 +61,9 @@ describe('staged files', () => {
     const target = path.join(root, 'doc.txt');
     await mkdir(target);
     const stager = new Stager(root);
-    await expect(commitChanges(root, [{ kind: 'write', path: target, content: await stage(stager, 'x') }])).rejects.toThrow('it is a folder, not a file');
+    await expect(commitChanges(root, [{ kind: 'write', path: target, content: await stage(stager, 'x') }])).rejects.toThrow(
+      'it is a folder, not a file',
+    );
     await stager.discard();
     expect(await workFiles()).toEqual([]);
   });

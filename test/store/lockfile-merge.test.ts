@@ -63,7 +63,13 @@ describe('splitConflict', () => {
   });
 
   it('has an ancestor only when every hunk has one', () => {
-    const text = conflicted(['a', 'b'], [{ at: 0, ours: ['o'], theirs: ['t'], base: ['b'] }, { at: 1, ours: ['o'], theirs: ['t'] }]);
+    const text = conflicted(
+      ['a', 'b'],
+      [
+        { at: 0, ours: ['o'], theirs: ['t'], base: ['b'] },
+        { at: 1, ours: ['o'], theirs: ['t'] },
+      ],
+    );
     expect(splitConflict(text, 'x')!.base).toBeUndefined();
   });
 
@@ -126,8 +132,12 @@ describe('mergeLockfiles', () => {
       { name: '@a/y', kept: 'theirs', version: 'v4', reason: 'theirs only' },
     ]);
     // Higher by number, not by text: v10 beats v9; the draft v0 is lowest.
-    expect(mergeLockfiles(lockfile({ '@a/w': entry('v10') }), lockfile({ '@a/w': entry('v9') }), latest).lockfile.prompts['@a/w']!.version).toBe('v10');
-    expect(mergeLockfiles(lockfile({ '@a/w': entry('v0') }), lockfile({ '@a/w': entry('v1') }), latest).lockfile.prompts['@a/w']!.version).toBe('v1');
+    expect(
+      mergeLockfiles(lockfile({ '@a/w': entry('v10') }), lockfile({ '@a/w': entry('v9') }), latest).lockfile.prompts['@a/w']!.version,
+    ).toBe('v10');
+    expect(
+      mergeLockfiles(lockfile({ '@a/w': entry('v0') }), lockfile({ '@a/w': entry('v1') }), latest).lockfile.prompts['@a/w']!.version,
+    ).toBe('v1');
   });
 
   it('lets the config selector decide when the two sides locked different selectors', () => {
@@ -191,12 +201,35 @@ describe('resolveLockfileConflict', () => {
   });
 
   it('a side that is not a lockfile is an error naming the line of the conflicted file', () => {
-    const text = ['{', '  "lockfileVersion": 1,', '  "prompts": {', '<<<<<<< HEAD', '  }', '=======', '  ]', '>>>>>>> feature', '}', ''].join('\n');
+    const text = [
+      '{',
+      '  "lockfileVersion": 1,',
+      '  "prompts": {',
+      '<<<<<<< HEAD',
+      '  }',
+      '=======',
+      '  ]',
+      '>>>>>>> feature',
+      '}',
+      '',
+    ].join('\n');
     expect(() => resolveLockfileConflict(text, 'prompts.lock.json', () => 'latest')).toThrow(
       /prompts\.lock\.json: their side of its merge conflict is not a lockfile \(line 7\)/,
     );
-    const wrongShape = ['{', '<<<<<<< HEAD', '  "lockfileVersion": 1,', '=======', '  "lockfileVersion": 9,', '>>>>>>> feature', '  "prompts": {}', '}', ''].join('\n');
-    expect(() => resolveLockfileConflict(wrongShape, 'prompts.lock.json', () => 'latest')).toThrow(/their side of its merge conflict is not a lockfile.*lockfileVersion/);
+    const wrongShape = [
+      '{',
+      '<<<<<<< HEAD',
+      '  "lockfileVersion": 1,',
+      '=======',
+      '  "lockfileVersion": 9,',
+      '>>>>>>> feature',
+      '  "prompts": {}',
+      '}',
+      '',
+    ].join('\n');
+    expect(() => resolveLockfileConflict(wrongShape, 'prompts.lock.json', () => 'latest')).toThrow(
+      /their side of its merge conflict is not a lockfile.*lockfileVersion/,
+    );
   });
 
   it('anything but sync gets an error that says to run `promptlock sync`, not to delete the lockfile', () => {

@@ -5,8 +5,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSnapshotCache, readLockedPrompts } from '../../src/store/read-store.js';
 import { snapshotPath } from '../../src/store/paths.js';
+import { createSnapshotCache, readLockedPrompts } from '../../src/store/read-store.js';
 import { codegenPrompt, tempDir, writeStore } from '../codegen/helpers.js';
 
 const a = codegenPrompt('@acme/reply', { content: 'Dear {{name}}' });

@@ -22,10 +22,24 @@ const state = { revision: 1 };
 const service = hostileService((req, res, self) => {
   const file = fileOf(state.revision);
   if (req.url === '/v1/prompts/get') {
-    json(res, 200, acmePrompt({
-      version: `v${state.revision}`,
-      context: [{ id: 'ctx_doc', type: 'file', label: 'doc', fileName: 'doc.bin', fileSize: file.length, mimeType: 'application/octet-stream', createdAt: 1 }],
-    }));
+    json(
+      res,
+      200,
+      acmePrompt({
+        version: `v${state.revision}`,
+        context: [
+          {
+            id: 'ctx_doc',
+            type: 'file',
+            label: 'doc',
+            fileName: 'doc.bin',
+            fileSize: file.length,
+            mimeType: 'application/octet-stream',
+            createdAt: 1,
+          },
+        ],
+      }),
+    );
   } else if (req.url!.startsWith('/api/v1/prompts/context/download-url')) {
     json(res, 200, { url: `${self}/bucket/doc?sig=s`, expiresIn: 300 });
   } else if (req.url!.startsWith('/bucket/')) {
@@ -36,7 +50,8 @@ const service = hostileService((req, res, self) => {
   }
 });
 
-const workFiles = async (dir: string) => (await readdir(path.join(dir, '.promptlock')).catch(() => [] as string[])).filter((name) => name !== '.gitignore');
+const workFiles = async (dir: string) =>
+  (await readdir(path.join(dir, '.promptlock')).catch(() => [] as string[])).filter((name) => name !== '.gitignore');
 
 describe('a context file moved into place by the journal', () => {
   let url: string;
@@ -66,25 +81,30 @@ describe('a context file moved into place by the journal', () => {
     { at: 'the commit point', kill: { PROMPTLOCK_FAILPOINT_APPLY: '0' }, committed: true },
     { at: '1 applied operation', kill: { PROMPTLOCK_FAILPOINT_APPLY: '1' }, committed: true },
     { at: '3 applied operations', kill: { PROMPTLOCK_FAILPOINT_APPLY: '3' }, committed: true },
-  ])('SIGKILL after $at: check is green, and the next sync completes with nothing left over', async ({ kill, committed }) => {
-    const dir = await project({});
-    await cp(stateA, dir, { recursive: true });
-    const killed = await runBuiltCli(['sync'], { cwd: dir, env: { ...env, ...kill } });
-    expect(killed.signal).toBe('SIGKILL');
-    const left = await workFiles(dir);
-    // The staged download is part of the transaction: named for it, beside its journal.
-    expect(left.some((name) => /^tx-[^.]+\.journal$/.test(name))).toBe(committed);
-    if (committed && kill.PROMPTLOCK_FAILPOINT_APPLY === '0') expect(left.some((name) => /^tx-[^.]+\.\d+\.staged$/.test(name))).toBe(true);
-    if (!committed) expect(await storeTree(dir)).toEqual(treeA);
-    // Read through the journal, the store is consistent either way.
-    const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
-    expect(check.stderr).toContain('lockfile, snapshots and module agree');
-    expect(check.code).toBe(0);
-    const next = await runBuiltCli(['sync'], { cwd: dir, env });
-    expect(next.code).toBe(0);
-    expect(await storeTree(dir)).toEqual(treeB);
-    expect(await workFiles(dir)).toEqual([]);
-  }, 60_000);
+  ])(
+    'SIGKILL after $at: check is green, and the next sync completes with nothing left over',
+    async ({ kill, committed }) => {
+      const dir = await project({});
+      await cp(stateA, dir, { recursive: true });
+      const killed = await runBuiltCli(['sync'], { cwd: dir, env: { ...env, ...kill } });
+      expect(killed.signal).toBe('SIGKILL');
+      const left = await workFiles(dir);
+      // The staged download is part of the transaction: named for it, beside its journal.
+      expect(left.some((name) => /^tx-[^.]+\.journal$/.test(name))).toBe(committed);
+      if (committed && kill.PROMPTLOCK_FAILPOINT_APPLY === '0')
+        expect(left.some((name) => /^tx-[^.]+\.\d+\.staged$/.test(name))).toBe(true);
+      if (!committed) expect(await storeTree(dir)).toEqual(treeA);
+      // Read through the journal, the store is consistent either way.
+      const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
+      expect(check.stderr).toContain('lockfile, snapshots and module agree');
+      expect(check.code).toBe(0);
+      const next = await runBuiltCli(['sync'], { cwd: dir, env });
+      expect(next.code).toBe(0);
+      expect(await storeTree(dir)).toEqual(treeB);
+      expect(await workFiles(dir)).toEqual([]);
+    },
+    60_000,
+  );
 
   it('a journal naming a file outside its own staging as a move source is refused: nothing is moved', async () => {
     const dir = await project({});

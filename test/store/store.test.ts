@@ -51,14 +51,28 @@ describe('snapshot format', () => {
     expect(snapshotIntegrity(a)).toBe(snapshotIntegrity(b));
     expect(encodeSnapshot(a)).toContain('"extraField": {\n    "a": 2,\n    "z": 1\n  }');
     expect(Object.keys(JSON.parse(encodeSnapshot(a)))).toEqual([
-      'id', 'title', 'tags', 'version', 'workspaceSlug', 'packageName', 'systemPrompt', 'content', 'context', 'metadata', 'extraField',
+      'id',
+      'title',
+      'tags',
+      'version',
+      'workspaceSlug',
+      'packageName',
+      'systemPrompt',
+      'content',
+      'context',
+      'metadata',
+      'extraField',
     ]);
   });
 
   it.each([
     ['not JSON', '{', 'Snapshot x.json is not valid JSON'],
     ['not an object', '[]', 'Snapshot x.json is not a JSON object.'],
-    ['missing field', '{"id":"a","title":"t","content":"c","version":"v1"}', 'Snapshot x.json: field "packageName" is missing or not a string.'],
+    [
+      'missing field',
+      '{"id":"a","title":"t","content":"c","version":"v1"}',
+      'Snapshot x.json: field "packageName" is missing or not a string.',
+    ],
   ])('names the file when it is %s', (_name, text, message) => {
     expect(() => decodeSnapshot(text, 'x.json')).toThrow(LockfileError);
     expect(() => decodeSnapshot(text, 'x.json')).toThrow(message);
@@ -76,7 +90,11 @@ describe('lockfile format', () => {
 
   it.each([
     ['a merge conflict', '<<<<<<< HEAD\n{}', 'Lockfile l.json is not valid JSON'],
-    ['a bad integrity', '{"lockfileVersion":1,"prompts":{"@a/x":{"selector":null,"version":"v1","id":"i","integrity":"md5-x","variables":[]}}}', 'Lockfile l.json is invalid at "prompts.@a/x.integrity"'],
+    [
+      'a bad integrity',
+      '{"lockfileVersion":1,"prompts":{"@a/x":{"selector":null,"version":"v1","id":"i","integrity":"md5-x","variables":[]}}}',
+      'Lockfile l.json is invalid at "prompts.@a/x.integrity"',
+    ],
     ['a future version', '{"lockfileVersion":2,"prompts":{}}', 'Lockfile l.json is invalid at "lockfileVersion"'],
   ])('says where it is invalid: %s', (_name, text, message) => {
     expect(() => decodeLockfile(text, 'l.json')).toThrow(message);
@@ -116,7 +134,15 @@ describe('journaled commits', () => {
     await writeFile(target, 'old');
     await mkdir(path.dirname(gone));
     await writeFile(gone, 'gone');
-    await writeJournalFile(root, [{ kind: 'write', target }, { kind: 'delete', target: gone, pruneUpTo: root }, { kind: 'write', target: path.join(root, 'p/q/new.json') }], ['new', undefined, 'N']);
+    await writeJournalFile(
+      root,
+      [
+        { kind: 'write', target },
+        { kind: 'delete', target: gone, pruneUpTo: root },
+        { kind: 'write', target: path.join(root, 'p/q/new.json') },
+      ],
+      ['new', undefined, 'N'],
+    );
     const view = await openStoreView(root);
     expect((await view.readFile(target))?.toString()).toBe('new');
     expect(await view.readFile(gone)).toBeUndefined();
@@ -135,7 +161,14 @@ describe('journaled commits', () => {
     const b = path.join(root, 'b.json');
     await writeFile(a, 'old a');
     await writeFile(b, 'old b');
-    const journal = await writeJournalFile(root, [{ kind: 'write', target: a }, { kind: 'write', target: b }], ['new a', 'new b']);
+    const journal = await writeJournalFile(
+      root,
+      [
+        { kind: 'write', target: a },
+        { kind: 'write', target: b },
+      ],
+      ['new a', 'new b'],
+    );
     const bytes = await readFile(journal);
     // The first replay got as far as a's temporary file and b, then died.
     await writeFile(`${a}.promptlock-tmp`, 'new');
@@ -157,22 +190,33 @@ describe('journaled commits', () => {
     expect(await readdir(path.join(root, '.promptlock'))).toEqual([]);
   });
 
-  it.each([1, 10, 21, 40, -71, -1])('a torn journal (cut to %i bytes) is not committed: ignored by readers, discarded by recovery, the old files stand', async (cut) => {
-    const target = path.join(root, 'lock.json');
-    await writeFile(target, 'old');
-    const journal = await writeJournalFile(root, [{ kind: 'write', target }], ['new content']);
-    const bytes = await readFile(journal);
-    await writeFile(journal, bytes.subarray(0, cut < 0 ? bytes.byteLength + cut : cut));
-    expect((await (await openStoreView(root)).readFile(target))?.toString()).toBe('old');
-    expect(await recoverStore(root)).toBe(false);
-    expect(await readFile(target, 'utf8')).toBe('old');
-    expect(await readdir(path.join(root, '.promptlock'))).toEqual([]);
-  });
+  it.each([1, 10, 21, 40, -71, -1])(
+    'a torn journal (cut to %i bytes) is not committed: ignored by readers, discarded by recovery, the old files stand',
+    async (cut) => {
+      const target = path.join(root, 'lock.json');
+      await writeFile(target, 'old');
+      const journal = await writeJournalFile(root, [{ kind: 'write', target }], ['new content']);
+      const bytes = await readFile(journal);
+      await writeFile(journal, bytes.subarray(0, cut < 0 ? bytes.byteLength + cut : cut));
+      expect((await (await openStoreView(root)).readFile(target))?.toString()).toBe('old');
+      expect(await recoverStore(root)).toBe(false);
+      expect(await readFile(target, 'utf8')).toBe('old');
+      expect(await readdir(path.join(root, '.promptlock'))).toEqual([]);
+    },
+  );
 
   it.each([
-    ['a byte of content flipped', (b: Buffer) => Buffer.concat([b.subarray(0, 60), Buffer.from('X'), b.subarray(61)]), 'its checksum does not match its content'],
+    [
+      'a byte of content flipped',
+      (b: Buffer) => Buffer.concat([b.subarray(0, 60), Buffer.from('X'), b.subarray(61)]),
+      'its checksum does not match its content',
+    ],
     ['bytes added', (b: Buffer) => Buffer.concat([b, Buffer.from('more')]), 'where its header announces'],
-    ['a header that is not JSON', (b: Buffer) => Buffer.concat([Buffer.from('promptlock-journal 1\n{oops\n'), b.subarray(b.indexOf(0x0a, 21) + 1)]), 'its header is not valid JSON'],
+    [
+      'a header that is not JSON',
+      (b: Buffer) => Buffer.concat([Buffer.from('promptlock-journal 1\n{oops\n'), b.subarray(b.indexOf(0x0a, 21) + 1)]),
+      'its header is not valid JSON',
+    ],
     ['not a journal', () => Buffer.from('something else entirely\n'), 'it does not start like a promptlock journal'],
   ])('a committed journal with %s is refused clearly, never applied', async (_name, damage, why) => {
     const target = path.join(root, 'lock.json');
@@ -190,10 +234,24 @@ describe('journaled commits', () => {
 
   it('a commit leaves no journal behind and no temporary file beside its targets', async () => {
     const files = Array.from({ length: 50 }, (_, i) => path.join(root, `s/${i % 5}/f${i}.json`));
-    await commitChanges(root, files.map((file, i) => ({ kind: 'write' as const, path: file, content: `content ${i}` })));
+    await commitChanges(
+      root,
+      files.map((file, i) => ({ kind: 'write' as const, path: file, content: `content ${i}` })),
+    );
     for (const [i, file] of files.entries()) expect(await readFile(file, 'utf8')).toBe(`content ${i}`);
     expect((await readdir(path.join(root, '.promptlock'))).filter((n) => n.startsWith('tx-'))).toEqual([]);
-    expect((await readdir(path.join(root, 's/0'))).sort()).toEqual(['f0.json', 'f10.json', 'f15.json', 'f20.json', 'f25.json', 'f30.json', 'f35.json', 'f40.json', 'f45.json', 'f5.json']);
+    expect((await readdir(path.join(root, 's/0'))).sort()).toEqual([
+      'f0.json',
+      'f10.json',
+      'f15.json',
+      'f20.json',
+      'f25.json',
+      'f30.json',
+      'f35.json',
+      'f40.json',
+      'f45.json',
+      'f5.json',
+    ]);
   });
 
   it('a leftover temporary name that is a link is removed, never written through', async () => {
@@ -223,7 +281,10 @@ describe('run lock', () => {
     const root = await mkdtemp(path.join(tmpdir(), 'promptlock-lock-'));
     await mkdir(path.join(root, '.promptlock'));
     const { hostname } = await import('node:os');
-    await writeFile(path.join(root, '.promptlock/run.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), command: 'sync', startedAt: 'x' }));
+    await writeFile(
+      path.join(root, '.promptlock/run.lock'),
+      JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), command: 'sync', startedAt: 'x' }),
+    );
     await (await acquireRunLock(root, 'sync')).release();
     await rm(root, { recursive: true, force: true });
   });
@@ -233,14 +294,27 @@ describe('lockfile file paths', () => {
   const withPath = (p: string) =>
     JSON.stringify({
       lockfileVersion: 1,
-      prompts: { '@a/x': { selector: null, version: 'v1', id: 'i', integrity: 'sha256-AA==', variables: [], files: { c1: { path: p, size: 1, integrity: 'sha256-AA==' } } } },
+      prompts: {
+        '@a/x': {
+          selector: null,
+          version: 'v1',
+          id: 'i',
+          integrity: 'sha256-AA==',
+          variables: [],
+          files: { c1: { path: p, size: 1, integrity: 'sha256-AA==' } },
+        },
+      },
     });
-  it.each(['../../src/index.ts', 'a/x.files/../../../etc/passwd', 'a/y.files/f.txt', 'a/x.files/sub/f.txt', 'a/x.files/.hidden', '/etc/passwd'])(
-    'refuses %s: a locked file must stay in its own package folder',
-    (p) => {
-      expect(() => decodeLockfile(withPath(p), 'l.json')).toThrow('must be a file name inside "a/x.files/"');
-    },
-  );
+  it.each([
+    '../../src/index.ts',
+    'a/x.files/../../../etc/passwd',
+    'a/y.files/f.txt',
+    'a/x.files/sub/f.txt',
+    'a/x.files/.hidden',
+    '/etc/passwd',
+  ])('refuses %s: a locked file must stay in its own package folder', (p) => {
+    expect(() => decodeLockfile(withPath(p), 'l.json')).toThrow('must be a file name inside "a/x.files/"');
+  });
   it('accepts a plain file name in the package folder', () => {
     expect(decodeLockfile(withPath('a/x.files/faq-v2.pdf'), 'l.json').prompts['@a/x']!.files!.c1!.path).toBe('a/x.files/faq-v2.pdf');
   });

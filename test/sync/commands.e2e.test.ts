@@ -7,8 +7,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
-import { removeDir } from '../helpers/project.js';
 import { disposables } from '../helpers/disposables.js';
+import { removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
@@ -26,7 +26,9 @@ describe('context files', () => {
     expect(downloaded.equals(await readFile('examples/workspace/acme/support-reply/files/refund-policy.md'))).toBe(true);
     const lock = JSON.parse(await read(dir, 'prompts.lock.json'));
     const files = Object.values(lock.prompts['@acme/support-reply'].files) as Array<{ path: string; size: number; integrity: string }>;
-    expect(files).toEqual([{ path: 'acme/support-reply.files/refund-policy.md', size: downloaded.length, integrity: expect.stringMatching(/^sha256-/) }]);
+    expect(files).toEqual([
+      { path: 'acme/support-reply.files/refund-policy.md', size: downloaded.length, integrity: expect.stringMatching(/^sha256-/) },
+    ]);
     expect(server.stats.byRoute.file).toBe(1); // the URL item (https://example.com/kb) was not fetched
 
     await writeFile(path.join(dir, 'prompts/acme/support-reply.files/refund-policy.md'), 'tampered');
@@ -40,7 +42,12 @@ describe('context files', () => {
 describe('pruning', () => {
   it('removes only the snapshots and files it wrote, never other files in the snapshots folder', async () => {
     const server = await serve({ dir: path.resolve('examples/workspace') });
-    const dir = await project({ baseUrl: server.url, snapshots: 'data', prompts: ['@acme/welcome', '@acme/support-reply'], contextFiles: true });
+    const dir = await project({
+      baseUrl: server.url,
+      snapshots: 'data',
+      prompts: ['@acme/welcome', '@acme/support-reply'],
+      contextFiles: true,
+    });
     const { mkdir } = await import('node:fs/promises');
     const mine = { 'data/locales/en.json': '{"hello":"world"}', 'data/config/app.json': '{}', 'data/config/app.files/data.txt': 'keep me' };
     for (const [file, text] of Object.entries(mine)) {
@@ -54,12 +61,19 @@ describe('pruning', () => {
       path.join(dir, 'data/acme/default.json'),
       (await read(dir, 'data/acme/default.json')).replace('"packageName": "@acme/welcome', '"packageName": "@acme/default'),
     );
-    await writeFile(path.join(dir, 'prompts.config.json'), JSON.stringify({ baseUrl: server.url, snapshots: 'data', prompts: ['@acme/welcome'], contextFiles: true }));
+    await writeFile(
+      path.join(dir, 'prompts.config.json'),
+      JSON.stringify({ baseUrl: server.url, snapshots: 'data', prompts: ['@acme/welcome'], contextFiles: true }),
+    );
     const run = await runBuiltCli(['sync'], { cwd: dir, env });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('1 removed');
     for (const [file, text] of Object.entries(mine)) expect(await read(dir, file)).toBe(text);
-    const exists = (file: string) => access(path.join(dir, file)).then(() => true, () => false);
+    const exists = (file: string) =>
+      access(path.join(dir, file)).then(
+        () => true,
+        () => false,
+      );
     expect(await exists('data/acme/support-reply.json')).toBe(false);
     expect(await exists('data/acme/support-reply.files')).toBe(false);
     expect(await exists('data/acme/default.json')).toBe(false);
@@ -95,7 +109,13 @@ describe('incremental sync', () => {
     const first = runBuiltCli(['sync'], { cwd: dir, env });
     // Wait until the first run holds the lock.
     for (let i = 0; i < 200; i++) {
-      if (await access(path.join(dir, '.promptlock/run.lock')).then(() => true, () => false)) break;
+      if (
+        await access(path.join(dir, '.promptlock/run.lock')).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     const second = await runBuiltCli(['sync'], { cwd: dir, env });
@@ -150,7 +170,10 @@ describe('diff and check --remote', () => {
   it('check reports a snapshot the lockfile does not cover, by its path in the project', async () => {
     const copy = await project({});
     await cp(dir, copy, { recursive: true });
-    const text = (await read(copy, 'prompts/bulk/prompt-0000.json')).replace('"packageName": "@bulk/prompt-0000', '"packageName": "@bulk/stray');
+    const text = (await read(copy, 'prompts/bulk/prompt-0000.json')).replace(
+      '"packageName": "@bulk/prompt-0000',
+      '"packageName": "@bulk/stray',
+    );
     await writeFile(path.join(copy, 'prompts/bulk/stray.json'), text);
     const run = await runBuiltCli(['check', '--no-typecheck'], { cwd: copy, env: {} });
     expect(run.code).toBe(1);

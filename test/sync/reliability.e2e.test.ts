@@ -7,8 +7,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
-import { removeDir, storeTree } from '../helpers/project.js';
 import { disposables } from '../helpers/disposables.js';
+import { removeDir, storeTree } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
@@ -28,7 +28,9 @@ describe('faults', () => {
     expect(run.stderr).toContain('Synced 60 prompts');
     expect(run.code).toBe(0);
     // Faults really happened, and were retried.
-    const failed = Object.entries(faulty.stats.byStatus).filter(([status]) => status !== '200').reduce((n, [, count]) => n + count, 0);
+    const failed = Object.entries(faulty.stats.byStatus)
+      .filter(([status]) => status !== '200')
+      .reduce((n, [, count]) => n + count, 0);
     expect(failed).toBeGreaterThan(0);
     expect(faulty.stats.requests).toBeGreaterThan(clean.stats.requests);
     expect(await storeTree(b)).toEqual(await storeTree(a));

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { parseRequestedEntry, requestedEntries, selectorFor } from '../../src/config/prompt-entry.js';
 import { ConfigError, ServiceError } from '../../src/errors.js';
 import { emptyLockfile, type LockEntry } from '../../src/store/lockfile-format.js';
-import { closeMatches } from '../../src/sync/resolve-from-service.js';
 import { compareConfigWithLock } from '../../src/sync/check.js';
 import { listedNames } from '../../src/sync/list-names.js';
-import { parseRequestedEntry, requestedEntries, selectorFor } from '../../src/config/prompt-entry.js';
+import { closeMatches } from '../../src/sync/resolve-from-service.js';
 
-const item = (packageName: string, extra: Record<string, unknown> = {}) => ({ id: `pmt_${packageName}`, title: 't', packageName, ...extra });
+const item = (packageName: string, extra: Record<string, unknown> = {}) => ({
+  id: `pmt_${packageName}`,
+  title: 't',
+  packageName,
+  ...extra,
+});
 
 describe('listedNames', () => {
   const cases: Array<[string, { given: ReturnType<typeof item>[]; workspace?: string; want: string[] }]> = [
@@ -14,7 +19,10 @@ describe('listedNames', () => {
     ['versioned names', { given: [item('@acme/a:v1'), item('@acme/a:v2')], want: ['@acme/a'] }],
     ['bare slugs with the configured workspace', { given: [item('prompt-1')], workspace: 'acme', want: ['@acme/prompt-1'] }],
     ['bare slugs with the item workspaceSlug', { given: [item('prompt-1', { workspaceSlug: 'globex' })], want: ['@globex/prompt-1'] }],
-    ['the item workspaceSlug wins over the configured workspace', { given: [item('p', { workspaceSlug: 'globex' })], workspace: 'acme', want: ['@globex/p'] }],
+    [
+      'the item workspaceSlug wins over the configured workspace',
+      { given: [item('p', { workspaceSlug: 'globex' })], workspace: 'acme', want: ['@globex/p'] },
+    ],
     ['a mix', { given: [item('@acme/x:v3'), item('y'), item('@globex/z')], workspace: 'acme', want: ['@acme/x', '@acme/y', '@globex/z'] }],
   ];
   it.each(cases)('%s', (_name, { given, workspace, want }) => {
@@ -64,10 +72,30 @@ describe('compareConfigWithLock', () => {
     ['agree', { config: ['@acme/a:v1', '@acme/*'], locked: { '@acme/a': entry('v1'), '@acme/b': entry('latest') }, want: [] }],
     ['everything at latest', { config: [], locked: { '@acme/a': entry('latest') }, want: [] }],
     ['requested, not locked', { config: ['@acme/a'], locked: {}, want: ['@acme/a is in the config but not in the lockfile'] }],
-    ['another selector', { config: ['@acme/a:v2'], locked: { '@acme/a': entry('v1') }, want: ['@acme/a:v2 asks for v2, the lockfile has @acme/a at v1'] }],
-    ['no longer requested', { config: ['@acme/a'], locked: { '@acme/a': entry(null), '@acme/b': entry(null) }, want: ['@acme/b is in the lockfile but no longer requested by the config'] }],
-    ['glob with nothing locked', { config: ['@globex/*'], locked: {}, want: ['@globex/* is in the config but the lockfile has no prompt of workspace "globex"'] }],
-    ['glob selector changed', { config: ['@acme/*:draft'], locked: { '@acme/a': entry('latest') }, want: ['@acme/a is locked at latest, the config asks for draft'] }],
+    [
+      'another selector',
+      { config: ['@acme/a:v2'], locked: { '@acme/a': entry('v1') }, want: ['@acme/a:v2 asks for v2, the lockfile has @acme/a at v1'] },
+    ],
+    [
+      'no longer requested',
+      {
+        config: ['@acme/a'],
+        locked: { '@acme/a': entry(null), '@acme/b': entry(null) },
+        want: ['@acme/b is in the lockfile but no longer requested by the config'],
+      },
+    ],
+    [
+      'glob with nothing locked',
+      { config: ['@globex/*'], locked: {}, want: ['@globex/* is in the config but the lockfile has no prompt of workspace "globex"'] },
+    ],
+    [
+      'glob selector changed',
+      {
+        config: ['@acme/*:draft'],
+        locked: { '@acme/a': entry('latest') },
+        want: ['@acme/a is locked at latest, the config asks for draft'],
+      },
+    ],
   ];
   it.each(cases)('%s', (_name, { config, locked, want }) => {
     expect(compareConfigWithLock(requestedEntries(config), lock(locked))).toEqual(want);

@@ -5,8 +5,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index.js';
-import { runBuiltCli, type CliRun } from '../helpers/cli.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
+import { type CliRun, runBuiltCli } from '../helpers/cli.js';
 import { allText, makeProject, removeDir, storeTree } from '../helpers/project.js';
 
 const WORKSPACE = path.resolve('examples/workspace');
@@ -60,7 +60,9 @@ describe('sync against promptlock serve', () => {
     expect(first.stderr).toMatch(/Synced \d+ prompts/);
     expect(first.code).toBe(0);
     const lock = JSON.parse(await readFile(path.join(dir, 'prompts.lock.json'), 'utf8'));
-    const listed = await fetch(`${server.url}/v1/prompts?limit=100`, { headers: { authorization: `Bearer ${KEY}` } }).then((r) => r.json() as Promise<{ prompts: Array<{ packageName: string }> }>);
+    const listed = await fetch(`${server.url}/v1/prompts?limit=100`, { headers: { authorization: `Bearer ${KEY}` } }).then(
+      (r) => r.json() as Promise<{ prompts: Array<{ packageName: string }> }>,
+    );
     const names = (listed.prompts as Array<{ packageName: string }>).map((p) => p.packageName.replace(/:.*$/, '')).sort();
     expect(Object.keys(lock.prompts)).toEqual(names);
     expect(names.length).toBeGreaterThanOrEqual(12);
@@ -194,7 +196,9 @@ describe('service errors', () => {
   });
 
   it('404: names the prompt, suggests close matches, and writes nothing', async () => {
-    const listed = await fetch(`${server.url}/v1/prompts?limit=100`, { headers: { authorization: `Bearer ${KEY}` } }).then((r) => r.json() as Promise<{ prompts: Array<{ packageName: string }> }>);
+    const listed = await fetch(`${server.url}/v1/prompts?limit=100`, { headers: { authorization: `Bearer ${KEY}` } }).then(
+      (r) => r.json() as Promise<{ prompts: Array<{ packageName: string }> }>,
+    );
     const real = (listed.prompts as Array<{ packageName: string }>)[0]!.packageName.replace(/:.*$/, '');
     const typo = `${real}x`;
     const dir = await project({ baseUrl: server.url, prompts: [typo] });
@@ -231,7 +235,10 @@ describe('service errors', () => {
     const dir = await project({ baseUrl: server.url, prompts: ['@acme/*'] });
     expect((await cli(['sync'], dir)).code).toBe(0);
     const before = await storeTree(dir, { mtimes: true });
-    await writeFile(path.join(dir, 'prompts.config.json'), JSON.stringify({ baseUrl: server.url, prompts: ['@acme/*', '@acme/does-not-exist'] }));
+    await writeFile(
+      path.join(dir, 'prompts.config.json'),
+      JSON.stringify({ baseUrl: server.url, prompts: ['@acme/*', '@acme/does-not-exist'] }),
+    );
     const run = await cli(['sync'], dir);
     expect(run.code).toBe(1);
     expect(await storeTree(dir, { mtimes: true })).toEqual(before);

@@ -27,23 +27,39 @@ describe('listVariables', () => {
     ['hint case-insensitive', { given: '{{a:Number}}', want: [{ name: 'a', type: 'number', hint: 'Number' }] }],
     ['unknown hint is a string', { given: '{{a:date}}', want: [{ name: 'a', type: 'string', hint: 'date' }] }],
     ['description without hint', { given: '{{a // the a}}', want: [{ name: 'a', type: 'string', description: 'the a' }] }],
-    ['names the SDK accepts', {
-      given: '{{first-name}} {{user.name}} {{2fa}}',
-      want: [
-        { name: 'first-name', type: 'string' },
-        { name: 'user.name', type: 'string' },
-        { name: '2fa', type: 'string' },
-      ],
-    }],
-    ['first-seen order, deduplicated', {
-      given: '{{b}} {{a}} {{b}} {{c}}',
-      want: [{ name: 'b', type: 'string' }, { name: 'a', type: 'string' }, { name: 'c', type: 'string' }],
-    }],
-    ['later hint fills an unhinted name', {
-      given: '{{n}} then {{n:int // how many}}',
-      want: [{ name: 'n', type: 'number', hint: 'int', description: 'how many' }],
-    }],
-    ['same type under two spellings is no conflict', { given: '{{n:int}} {{n:number}}', want: [{ name: 'n', type: 'number', hint: 'int' }] }],
+    [
+      'names the SDK accepts',
+      {
+        given: '{{first-name}} {{user.name}} {{2fa}}',
+        want: [
+          { name: 'first-name', type: 'string' },
+          { name: 'user.name', type: 'string' },
+          { name: '2fa', type: 'string' },
+        ],
+      },
+    ],
+    [
+      'first-seen order, deduplicated',
+      {
+        given: '{{b}} {{a}} {{b}} {{c}}',
+        want: [
+          { name: 'b', type: 'string' },
+          { name: 'a', type: 'string' },
+          { name: 'c', type: 'string' },
+        ],
+      },
+    ],
+    [
+      'later hint fills an unhinted name',
+      {
+        given: '{{n}} then {{n:int // how many}}',
+        want: [{ name: 'n', type: 'number', hint: 'int', description: 'how many' }],
+      },
+    ],
+    [
+      'same type under two spellings is no conflict',
+      { given: '{{n:int}} {{n:number}}', want: [{ name: 'n', type: 'number', hint: 'int' }] },
+    ],
     ['empty braces are text', { given: '{{}} {{ }} {{:string}}', want: [] }],
     ['triple braces', { given: '{{{x}}}', want: [{ name: 'x', type: 'string' }] }],
     ['no placeholders', { given: 'Just text with { braces } and }} {{ unclosed', want: [] }],

@@ -2,7 +2,7 @@
  * Running `promptlock watch` (the built CLI) as a child process the test owns: its output as it
  * arrives, event-based waits, and a stop by PID with SIGINT that checks the process is gone.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { BIN } from '../helpers/cli.js';
 
 /** Polls `check` every 50 ms until it returns something truthy; fails after `timeoutMs`. */

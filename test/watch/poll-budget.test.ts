@@ -35,11 +35,26 @@ describe('RoundRobin', () => {
   });
 
   it.each([
-    ['wraps around', { list: ['a', 'b', 'c'], takes: [2, 2, 2] }, [['a', 'b'], ['c', 'a'], ['b', 'c']]],
+    [
+      'wraps around',
+      { list: ['a', 'b', 'c'], takes: [2, 2, 2] },
+      [
+        ['a', 'b'],
+        ['c', 'a'],
+        ['b', 'c'],
+      ],
+    ],
     ['count above the list length takes each once', { list: ['a', 'b'], takes: [5, 1] }, [['a', 'b'], ['a']]],
     ['nothing to take', { list: [], takes: [3] }, [[]]],
     ['zero count', { list: ['a'], takes: [0] }, [[]]],
-    ['unsorted input is walked in order', { list: ['c', 'a', 'b'], takes: [2, 2] }, [['a', 'b'], ['c', 'a']]],
+    [
+      'unsorted input is walked in order',
+      { list: ['c', 'a', 'b'], takes: [2, 2] },
+      [
+        ['a', 'b'],
+        ['c', 'a'],
+      ],
+    ],
   ] as const)('%s', (_name, given, want) => {
     const robin = new RoundRobin();
     expect(given.takes.map((count) => robin.take(given.list, count))).toEqual(want);
@@ -63,7 +78,15 @@ describe('RequestWindow and pollAllowance', () => {
     ['a nearly full minute caps the poll', [[0, 55]], 30_000, 5],
     ['a full minute allows nothing', [[0, 60]], 59_999, 0],
     ['requests older than a minute no longer count', [[0, 60]], 60_000, 10],
-    ['only the requests inside the window count', [[0, 40], [30_000, 15]], 60_000, 10],
+    [
+      'only the requests inside the window count',
+      [
+        [0, 40],
+        [30_000, 15],
+      ],
+      60_000,
+      10,
+    ],
     ['overshoot never goes negative', [[0, 70]], 1, 0],
   ] as const)('%s', (_name, sends, at, want) => {
     const window = new RequestWindow();

@@ -7,11 +7,11 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { allText, makeProject, removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
-import { isAlive, killLeftovers, startWatchCli, waitUntil, type WatchProcess } from './helpers.js';
+import { isAlive, killLeftovers, startWatchCli, type WatchProcess, waitUntil } from './helpers.js';
 
 // A live-looking key, built at run time: it must never appear in any output or file.
 const KEY = `sk_live_${'WatchE2eKey'.padEnd(38, 'z')}wxyz`;
@@ -108,7 +108,14 @@ describe('promptlock watch (built CLI)', () => {
     const synced = proc.stderr().indexOf('Synced: ~ @bulk/prompt-0000 v1 → v2');
     expect(synced).toBeGreaterThan(0);
     // The poll that found it: the one in progress at publish time may have missed it, the next may not.
-    const finder = Math.max(...[...proc.stderr().slice(0, synced).matchAll(/Poll (\d+):/g)].map((m) => Number(m[1])));
+    const finder = Math.max(
+      ...[
+        ...proc
+          .stderr()
+          .slice(0, synced)
+          .matchAll(/Poll (\d+):/g),
+      ].map((m) => Number(m[1])),
+    );
     expect(finder).toBeLessThanOrEqual(lastBefore + 2);
     // Our own writes come back as file events: they regenerate nothing (the module is already
     // current) and start nothing else — by the next poll, no "Regenerated" line has appeared.
@@ -152,7 +159,9 @@ describe('promptlock watch (built CLI)', () => {
     const good = await read(dir, MODULE);
     await rm(path.join(served, 'bulk', 'prompt-0001.json'));
     await server.reload();
-    await proc.waitFor(/warning: Poll failed; keeping the last good files\. Prompt @bulk\/prompt-0001 was not found on the service \(404\)/);
+    await proc.waitFor(
+      /warning: Poll failed; keeping the last good files\. Prompt @bulk\/prompt-0001 was not found on the service \(404\)/,
+    );
     expect(await read(dir, MODULE)).toBe(good);
     await stopCleanly(dir, proc);
   });
@@ -178,7 +187,8 @@ describe('promptlock watch (built CLI)', () => {
     const dir = await project(server, ['@bulk/prompt-0000', '@bulk/prompt-0001']);
     const configFile = path.join(dir, 'prompts.config.json');
     const config = JSON.parse(await readFile(configFile, 'utf8')) as Record<string, unknown>;
-    const lockNames = async () => Object.keys(JSON.parse((await read(dir, 'prompts.lock.json')) || '{"prompts":{}}').prompts as object).join(',');
+    const lockNames = async () =>
+      Object.keys(JSON.parse((await read(dir, 'prompts.lock.json')) || '{"prompts":{}}').prompts as object).join(',');
     const proc = watch(dir);
     await proc.waitFor(/Watching for changes/);
     expect(await lockNames()).toBe('@bulk/prompt-0000,@bulk/prompt-0001');

@@ -8,7 +8,8 @@ export function registerAdd(program: Command, runtime: CliRuntime): void {
     .argument('<name>', 'prompt to lock: @workspace/package[:vN|latest|draft] or @workspace/*')
     .description('add a prompt to the prompts list of the config (keeping its formatting), then sync it')
     .option('--no-sync', 'only edit the config')
-    .action(action(runtime, async (ctx, name: string, flags: EditFlags) => {
+    .action(
+      action(runtime, async (ctx, name: string, flags: EditFlags) => {
         const { runEdit, addPromptToConfig } = await import('./run-edit.js');
         return runEdit(ctx, name, flags, addPromptToConfig);
       }),
@@ -21,7 +22,8 @@ export function registerRemove(program: Command, runtime: CliRuntime): void {
     .argument('<name>', 'entry to remove: its exact text, or the package name when only one entry has it')
     .description('remove a prompt from the prompts list of the config (never the last one), then sync')
     .option('--no-sync', 'only edit the config')
-    .action(action(runtime, async (ctx, name: string, flags: EditFlags) => {
+    .action(
+      action(runtime, async (ctx, name: string, flags: EditFlags) => {
         const { runEdit, removePromptFromConfig } = await import('./run-edit.js');
         return runEdit(ctx, name, flags, removePromptFromConfig);
       }),

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { action, type CliRuntime } from '../action.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import type { SyncClient } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
+import { action, type CliRuntime } from '../action.js';
 import type { CommandContext } from '../context.js';
 
 export function registerCheck(program: Command, runtime: CliRuntime): void {
@@ -31,7 +31,12 @@ interface CheckFlags {
   recursive?: boolean;
 }
 
-async function checkProject(ctx: CommandContext, config: ResolvedConfig, connect: () => Promise<SyncClient>, opts: CheckFlags): Promise<number> {
+async function checkProject(
+  ctx: CommandContext,
+  config: ResolvedConfig,
+  connect: () => Promise<SyncClient>,
+  opts: CheckFlags,
+): Promise<number> {
   const { check, describeProblem } = await import('../../sync/check.js');
   const result = await check({ config, remote: Boolean(opts.remote), connect, typecheck: opts.typecheck });
   const lines = result.problems.map(describeProblem);

@@ -1,6 +1,6 @@
-import { Option, type Command } from 'commander';
-import { diffNameFilter } from '../../library.js';
+import { type Command, Option } from 'commander';
 import type { ResolvedConfig } from '../../config/types.js';
+import { diffNameFilter } from '../../library.js';
 import type { SyncClient } from '../../sync/types.js';
 import { action, type CliRuntime } from '../action.js';
 import type { CommandContext } from '../context.js';
@@ -11,7 +11,10 @@ export function registerDiff(program: Command, runtime: CliRuntime): void {
     .argument('[names...]', 'only these prompts')
     .description('show what sync would change, as a line diff of prompt texts')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown']).default('text'))
-    .option('-r, --recursive', 'diff every app of the workspace (npm/yarn workspaces, pnpm-workspace.yaml) with one client; reports per app')
+    .option(
+      '-r, --recursive',
+      'diff every app of the workspace (npm/yarn workspaces, pnpm-workspace.yaml) with one client; reports per app',
+    )
     .action(
       action(runtime, async (ctx, names: string[], opts: { format: 'text' | 'markdown'; recursive?: boolean }) => {
         if (opts.recursive) {
@@ -26,8 +29,17 @@ export function registerDiff(program: Command, runtime: CliRuntime): void {
     );
 }
 
-async function diffProject(ctx: CommandContext, config: ResolvedConfig, connect: () => Promise<SyncClient>, names: string[], format: 'text' | 'markdown'): Promise<number> {
-  const [{ diffPrompts, formatDiffMarkdown, formatDiffText }, { sync }] = await Promise.all([import('../../sync/diff-prompts.js'), import('../../sync/sync.js')]);
+async function diffProject(
+  ctx: CommandContext,
+  config: ResolvedConfig,
+  connect: () => Promise<SyncClient>,
+  names: string[],
+  format: 'text' | 'markdown',
+): Promise<number> {
+  const [{ diffPrompts, formatDiffMarkdown, formatDiffText }, { sync }] = await Promise.all([
+    import('../../sync/diff-prompts.js'),
+    import('../../sync/sync.js'),
+  ]);
   const result = await sync({ config, connect, dryRun: true, ...(names.length ? { names } : {}) });
   const diffs = diffPrompts(result.before, result.after, diffNameFilter(names));
   if (ctx.globals.json) {

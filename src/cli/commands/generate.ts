@@ -1,11 +1,11 @@
-import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { action, type CliRuntime } from '../action.js';
-import type { GenerateOptions } from '../../sync/generate.js';
+import type { Command } from 'commander';
 import type { ResolvedConfig } from '../../config/types.js';
-import type { CommandContext } from '../context.js';
+import type { GenerateOptions } from '../../sync/generate.js';
 import { pluralise } from '../../util/pluralise.js';
+import { action, type CliRuntime } from '../action.js';
+import type { CommandContext } from '../context.js';
 
 interface GenerateFlags {
   force?: boolean;
@@ -24,7 +24,10 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
 
 async function generateProject(ctx: CommandContext, config: ResolvedConfig, flags: GenerateFlags): Promise<number> {
   // Loaded here rather than at the top so other commands do not pay for them at start-up.
-  const [{ generate }, { finishInterruptedRun }] = await Promise.all([import('../../sync/generate.js'), import('../../store/finish-interrupted-run.js')]);
+  const [{ generate }, { finishInterruptedRun }] = await Promise.all([
+    import('../../sync/generate.js'),
+    import('../../store/finish-interrupted-run.js'),
+  ]);
   if (await finishInterruptedRun(config.rootDir, 'generate')) {
     ctx.logger.info('Completed the writes of an interrupted sync first.');
   }
@@ -40,7 +43,9 @@ async function generateProject(ctx: CommandContext, config: ResolvedConfig, flag
   });
   const shown = relative(ctx.io.cwd, result.outputPath) || result.outputPath;
   for (const name of result.mismatched) {
-    ctx.logger.warn(`the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. Run \`promptlock sync\` to restore it; \`promptlock check\` fails until then.`);
+    ctx.logger.warn(
+      `the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. Run \`promptlock sync\` to restore it; \`promptlock check\` fails until then.`,
+    );
   }
   if (ctx.globals.json) {
     ctx.logger.json(result);
@@ -57,19 +62,28 @@ async function generateProject(ctx: CommandContext, config: ResolvedConfig, flag
  * must not fail. The module is written with no prompts (it type-checks, `prompts` is empty), and
  * the message says how to fill it. Exit 0.
  */
-async function generateEmpty(ctx: CommandContext, lockfilePath: string, outputPath: string, omit: GenerateOptions['omit'], rootDir: string): Promise<number> {
+async function generateEmpty(
+  ctx: CommandContext,
+  lockfilePath: string,
+  outputPath: string,
+  omit: GenerateOptions['omit'],
+  rootDir: string,
+): Promise<number> {
   const [{ generateModuleFiles }, { writeIfChanged }] = await Promise.all([
     import('../../codegen/generate-module.js'),
     import('../../store/module-file.js'),
   ]);
   let written = false;
-  for (const file of generateModuleFiles([], { outputPath, omit })) written = (await writeIfChanged(file.path, file.content, rootDir)) || written;
+  for (const file of generateModuleFiles([], { outputPath, omit }))
+    written = (await writeIfChanged(file.path, file.content, rootDir)) || written;
   const shown = relative(ctx.io.cwd, outputPath) || outputPath;
   const lockfile = relative(ctx.io.cwd, lockfilePath) || lockfilePath;
   if (ctx.globals.json) {
     ctx.logger.json({ outputPath, written, count: 0, mismatched: [], lockfile: 'missing' });
   } else {
-    ctx.logger.warn(`${lockfile} does not exist yet: ${written ? 'wrote' : 'kept'} ${shown} with no prompts. Run \`promptlock sync\` (or \`promptlock add <name>\`) to lock your prompts, then commit the lockfile and snapshots.`);
+    ctx.logger.warn(
+      `${lockfile} does not exist yet: ${written ? 'wrote' : 'kept'} ${shown} with no prompts. Run \`promptlock sync\` (or \`promptlock add <name>\`) to lock your prompts, then commit the lockfile and snapshots.`,
+    );
   }
   return 0;
 }

@@ -1,5 +1,5 @@
-import { Option, type Command } from 'commander';
 import { basename, relative } from 'node:path';
+import { type Command, Option } from 'commander';
 import { ConfigError } from '../../errors.js';
 import type { InitResult } from '../../init/index.js';
 import { action, type CliRuntime } from '../action.js';
@@ -74,7 +74,11 @@ export function registerInit(program: Command, runtime: CliRuntime): void {
     .command('init')
     .description('write a starter prompts.config.ts and add the scripts a project needs to package.json')
     .option('--force', 'replace an existing prompts.config.ts (prompts.config.json with --format json) with the starter config')
-    .addOption(new Option('--format <format>', 'ts, or json: a prompts.config.json that references promptlock/schema.json').choices(['ts', 'json']).default('ts'))
+    .addOption(
+      new Option('--format <format>', 'ts, or json: a prompts.config.json that references promptlock/schema.json')
+        .choices(['ts', 'json'])
+        .default('ts'),
+    )
     .option('--no-package-json', 'do not edit package.json; print the scripts to add instead')
     .action(action(runtime, (ctx, flags: InitFlags) => runInit(ctx, flags)));
 }

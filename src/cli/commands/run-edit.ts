@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
+import { addPromptToConfig, locateConfigFile, type PromptEdit, removePromptFromConfig } from '../../config/edit/index.js';
 import { parsePromptEntry } from '../../config/prompt-entry.js';
-import { addPromptToConfig, locateConfigFile, removePromptFromConfig, type PromptEdit } from '../../config/edit/index.js';
 import { writeFileAtomic } from '../../util/write-file-atomic.js';
 import type { CommandContext } from '../context.js';
 import { runSyncCommand } from './run-sync.js';
@@ -62,6 +62,5 @@ export async function runEdit(
   }
   return syncAfterEdit(ctx, result, original);
 }
-
 
 export { addPromptToConfig, removePromptFromConfig };

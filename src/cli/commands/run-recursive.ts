@@ -19,7 +19,9 @@ export type RunApp = (ctx: CommandContext, config: ResolvedConfig, connect: () =
 
 export async function runRecursive(ctx: CommandContext, command: string, runApp: RunApp): Promise<number> {
   if (ctx.globals.config) {
-    throw new ConfigError('--recursive finds the config of each app: it cannot be combined with --config.', { hint: 'Leave out --config, or leave out --recursive to run one project.' });
+    throw new ConfigError('--recursive finds the config of each app: it cannot be combined with --config.', {
+      hint: 'Leave out --config, or leave out --recursive to run one project.',
+    });
   }
   const { runWorkspace } = await import('../../workspace/run-workspace.js');
   const { colors } = ctx.logger;
@@ -39,7 +41,16 @@ export async function runRecursive(ctx: CommandContext, command: string, runApp:
       }
     },
     // Failed before it ran (its config): reported under its heading all the same.
-    onOutcome: (outcome) => results.push({ app: outcome.app, ...(outcome.ok ? outcome.value : failure(appLogger(ctx.logger, outcome.app, () => undefined), outcome.error)) }),
+    onOutcome: (outcome) =>
+      results.push({
+        app: outcome.app,
+        ...(outcome.ok
+          ? outcome.value
+          : failure(
+              appLogger(ctx.logger, outcome.app, () => undefined),
+              outcome.error,
+            )),
+      }),
   });
   function failure(logger: Logger, error: unknown) {
     const exitCode = reportError(error, logger, ctx.globals.verbose);
@@ -47,7 +58,15 @@ export async function runRecursive(ctx: CommandContext, command: string, runApp:
   }
   const failed = results.filter((r) => r.exitCode !== 0);
   if (ctx.globals.json) {
-    ctx.logger.json(results.map((r) => ({ app: r.app.name, dir: r.app.relativeDir, exitCode: r.exitCode, ...(r.json && typeof r.json === 'object' ? r.json : {}), ...(r.exitCode !== 0 ? { ok: false } : {}) })));
+    ctx.logger.json(
+      results.map((r) => ({
+        app: r.app.name,
+        dir: r.app.relativeDir,
+        exitCode: r.exitCode,
+        ...(r.json && typeof r.json === 'object' ? r.json : {}),
+        ...(r.exitCode !== 0 ? { ok: false } : {}),
+      })),
+    );
   } else {
     const requests = run.requests > 0 ? ` (${pluralise(run.requests, 'request')} to the service in all)` : '';
     const line = `${command} --recursive: ${pluralise(results.length, 'app')}, ${results.length - failed.length} ok, ${failed.length} failed${requests}`;
@@ -68,7 +87,12 @@ export function rejectNames(names: readonly string[] | undefined): void {
 
 /** The command's context inside one app: its folder, its own config, its lines under its heading. */
 function appContext(ctx: CommandContext, app: WorkspaceApp, json: (value: unknown) => void): CommandContext {
-  return { ...ctx, io: { ...ctx.io, cwd: app.dir }, globals: { ...ctx.globals, config: undefined }, logger: appLogger(ctx.logger, app, json) };
+  return {
+    ...ctx,
+    io: { ...ctx.io, cwd: app.dir },
+    globals: { ...ctx.globals, config: undefined },
+    logger: appLogger(ctx.logger, app, json),
+  };
 }
 
 /** Lines indented under the app's heading; warnings and errors carry the app's name. */

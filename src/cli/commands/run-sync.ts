@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { sync } from '../../sync/sync.js';
 import type { ResolvedConfig } from '../../config/types.js';
+import { sync } from '../../sync/sync.js';
 import type { SyncClient, SyncResult } from '../../sync/types.js';
+import { pluralise } from '../../util/pluralise.js';
 import { connector } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { loadCommandConfig } from '../load-command-config.js';
 import { createProgress } from '../progress.js';
-import { pluralise } from '../../util/pluralise.js';
 
 export interface SyncCommandOptions {
   names?: string[];
@@ -46,13 +46,20 @@ export async function runSyncCommand(ctx: CommandContext, options: SyncCommandOp
   if (options.recursive) {
     const { runRecursive, rejectNames } = await import('./run-recursive.js');
     rejectNames(options.names);
-    return runRecursive(ctx, options.frozen ? 'sync --frozen' : 'sync', (appCtx, config, connect) => syncProject(appCtx, config, connect, options));
+    return runRecursive(ctx, options.frozen ? 'sync --frozen' : 'sync', (appCtx, config, connect) =>
+      syncProject(appCtx, config, connect, options),
+    );
   }
   const config = await loadCommandConfig(ctx);
   return syncProject(ctx, config, connector(ctx, config), options);
 }
 
-async function syncProject(ctx: CommandContext, config: ResolvedConfig, connect: () => Promise<SyncClient>, options: SyncCommandOptions): Promise<number> {
+async function syncProject(
+  ctx: CommandContext,
+  config: ResolvedConfig,
+  connect: () => Promise<SyncClient>,
+  options: SyncCommandOptions,
+): Promise<number> {
   const progress = await createProgress(ctx);
   let result: SyncResult;
   try {
@@ -76,7 +83,9 @@ async function syncProject(ctx: CommandContext, config: ResolvedConfig, connect:
   const { colors } = ctx.logger;
   if (result.resolvedConflict) {
     const { hunks, decisions } = result.resolvedConflict;
-    ctx.logger.info(`Merged the git conflict in ${path.relative(config.rootDir, config.lockfilePath)} (${pluralise(hunks, 'conflict')}): every version either side locked is kept`);
+    ctx.logger.info(
+      `Merged the git conflict in ${path.relative(config.rootDir, config.lockfilePath)} (${pluralise(hunks, 'conflict')}): every version either side locked is kept`,
+    );
     for (const d of decisions) ctx.logger.info(`  ${d.name}  ${d.version} (${d.kept}${d.other ? `, over ${d.other}` : ''}: ${d.reason})`);
   }
   const seconds = (result.durationMs / 1000).toFixed(1);
@@ -91,7 +100,8 @@ async function syncProject(ctx: CommandContext, config: ResolvedConfig, connect:
     `Synced ${pluralise(result.prompts, 'prompt')} in ${seconds} s: ${result.added.length} added, ${result.changed.length} changed, ${result.removed.length} removed, ${result.unchanged} unchanged (${requests})`,
   );
   for (const c of result.added) ctx.logger.info(`  ${colors.green('+')} ${c.name}  ${c.to}`);
-  for (const c of result.changed) ctx.logger.info(`  ${colors.yellow('~')} ${c.name}  ${c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}`);
+  for (const c of result.changed)
+    ctx.logger.info(`  ${colors.yellow('~')} ${c.name}  ${c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}`);
   for (const c of result.removed) ctx.logger.info(`  ${colors.red('-')} ${c.name}`);
   for (const r of result.renamed) ctx.logger.warn(`${r.name} is now exported as ${r.to} (was ${r.from}): update its imports`);
   ctx.logger.verbose(`wrote ${result.written.length} files, deleted ${result.deleted.length}`);

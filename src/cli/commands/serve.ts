@@ -3,13 +3,13 @@
  * into `ServerOptions`, prints where it listens, and runs until SIGINT/SIGTERM.
  */
 import path from 'node:path';
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { isLoopbackHost } from '../../config/base-url.js';
 import { ConfigError } from '../../errors.js';
-import { firstSignal } from '../../util/first-signal.js';
-import { pluralise } from '../../util/pluralise.js';
 import { isSlug } from '../../package-name.js';
 import { LOCAL_TEST_KEY, type ServerOptions } from '../../server/server-options.js';
+import { firstSignal } from '../../util/first-signal.js';
+import { pluralise } from '../../util/pluralise.js';
 import { action, type CliRuntime } from '../action.js';
 
 /** Port used when --port is not given; `--port 0` picks a free one. */
@@ -86,7 +86,10 @@ function serveOptions(flags: ServeFlags, cwd: string): ServerOptions {
     errors: flags.errors,
     listNames: flags.listNames,
     rateLimits: {
-      authenticated: { perMinute: integer('--limit-per-minute', flags.limitPerMinute), perHour: integer('--limit-per-hour', flags.limitPerHour) },
+      authenticated: {
+        perMinute: integer('--limit-per-minute', flags.limitPerMinute),
+        perHour: integer('--limit-per-hour', flags.limitPerHour),
+      },
       unauthenticated: {
         perMinute: integer('--anon-limit-per-minute', flags.anonLimitPerMinute),
         perHour: integer('--anon-limit-per-hour', flags.anonLimitPerHour),
@@ -120,7 +123,6 @@ function boundUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-
 export function registerServe(program: Command, runtime: CliRuntime): void {
   program
     .command('serve')
@@ -136,7 +138,11 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
     .option('--insecure-test-key', 'accept the public test key on a host other than loopback (otherwise --key is required there)')
     .addOption(new Option('--envelope <form>', 'response form').choices(['bare', 'wrapped']).default('bare'))
     .addOption(new Option('--errors <shape>', 'error body shape').choices(['nested', 'flat']).default('nested'))
-    .addOption(new Option('--list-names <form>', 'how list items name a package: @ws/pkg, @ws/pkg:vN or pkg').choices(['full', 'versioned', 'bare']).default('full'))
+    .addOption(
+      new Option('--list-names <form>', 'how list items name a package: @ws/pkg, @ws/pkg:vN or pkg')
+        .choices(['full', 'versioned', 'bare'])
+        .default('full'),
+    )
     .option('--limit-per-minute <n>', 'requests per minute with a key (default 1000)')
     .option('--limit-per-hour <n>', 'requests per hour with a key (default 10000)')
     .option('--anon-limit-per-minute <n>', 'requests per minute without a valid key, per address (default 100)')
@@ -177,7 +183,9 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
           `promptlock serve listening on ${exposed ? boundUrl(flags.host, server.port) : server.url} (${pluralise(prompts, 'prompt')} in ${pluralise(workspaces, 'workspace')} from ${flags.dir}${keyNote})`,
         );
         // What a project's .env needs to sync from here (README, Quickstart); the key only if it is the public test key.
-        logger.info(`To sync a project from it, put these lines in its .env:\nPROMPTLOCK_BASE_URL=${server.url}\nPROMPTLOCK_API_KEY=${flags.key.length === 0 ? LOCAL_TEST_KEY : '<one of the --key values>'}`);
+        logger.info(
+          `To sync a project from it, put these lines in its .env:\nPROMPTLOCK_BASE_URL=${server.url}\nPROMPTLOCK_API_KEY=${flags.key.length === 0 ? LOCAL_TEST_KEY : '<one of the --key values>'}`,
+        );
         const signal = await stopped;
         logger.info(`${signal}: stopping`);
         await server.close();

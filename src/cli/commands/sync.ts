@@ -10,18 +10,28 @@ export function registerSync(program: Command, runtime: CliRuntime): void {
     .option('--with-files', 'download file context items next to their snapshots (as contextFiles: true)')
     .option('--refetch', 'get every prompt from the service, even those the list shows unchanged')
     .option('--rename-exports', 'name every export afresh by the naming rules (names are otherwise kept in the lockfile)')
-    .option('-r, --recursive', "sync every app of the workspace (npm/yarn workspaces, pnpm-workspace.yaml) with one client; reports per app")
+    .option(
+      '-r, --recursive',
+      'sync every app of the workspace (npm/yarn workspaces, pnpm-workspace.yaml) with one client; reports per app',
+    )
     .action(
-      action(runtime, async (ctx, names: string[], opts: { frozen?: boolean; withFiles?: boolean; renameExports?: boolean; recursive?: boolean; refetch?: boolean }) => {
-        const { runSyncCommand } = await import('./run-sync.js');
-        return runSyncCommand(ctx, {
-          ...(names.length > 0 ? { names } : {}),
-          frozen: opts.frozen,
-          withFiles: opts.withFiles,
-          renameExports: opts.renameExports,
-          recursive: opts.recursive,
-          refetch: opts.refetch,
-        });
-      }),
+      action(
+        runtime,
+        async (
+          ctx,
+          names: string[],
+          opts: { frozen?: boolean; withFiles?: boolean; renameExports?: boolean; recursive?: boolean; refetch?: boolean },
+        ) => {
+          const { runSyncCommand } = await import('./run-sync.js');
+          return runSyncCommand(ctx, {
+            ...(names.length > 0 ? { names } : {}),
+            frozen: opts.frozen,
+            withFiles: opts.withFiles,
+            renameExports: opts.renameExports,
+            recursive: opts.recursive,
+            refetch: opts.refetch,
+          });
+        },
+      ),
     );
 }

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { firstSignal } from '../../util/first-signal.js';
 import { action, type CliRuntime } from '../action.js';
 
@@ -13,13 +13,16 @@ function atLeast(label: string, min: number) {
   };
 }
 
-
 export function registerWatch(program: Command, runtime: CliRuntime): void {
   program
     .command('watch')
     .description('regenerate on local changes; poll the service for floating selectors and sync what changed')
     .option('--interval <seconds>', 'seconds between polls (default: watchInterval from the config)', atLeast('--interval', 0.1))
-    .option('--rate-limit <requests>', "the service's per-minute limit; polling spends at most 20% of it (default 1000)", atLeast('--rate-limit', 1))
+    .option(
+      '--rate-limit <requests>',
+      "the service's per-minute limit; polling spends at most 20% of it (default 1000)",
+      atLeast('--rate-limit', 1),
+    )
     .action(
       action(runtime, async (ctx, opts: { interval?: number; rateLimit?: number }) => {
         // Handlers go in first: a Ctrl-C during the first sync still stops cleanly, with code 0.

@@ -1,8 +1,8 @@
 import type { ArrayLiteralExpression, ObjectLiteralExpression, SourceFile } from 'ts-morph';
 import { ConfigError } from '../../errors.js';
-import { insertListItem, removeListItem, type LayoutHints, type ListShape } from './list-edits.js';
-import { planAdd, planRemove, type PromptEdit } from './plan-prompt-edit.js';
 import { findConfigObject, findPromptsArray } from './find-config-object.js';
+import { insertListItem, type LayoutHints, type ListShape, removeListItem } from './list-edits.js';
+import { type PromptEdit, planAdd, planRemove } from './plan-prompt-edit.js';
 import { applyEdits, indentUnit, newlineOf, skipTrivia } from './text-scan.js';
 
 type TsMorph = typeof import('ts-morph');
@@ -29,7 +29,10 @@ async function parseConfigSource(text: string, fileName: string, where: string):
   return { tm, sourceFile, config, prompts: findPromptsArray(tm, config, where) };
 }
 
-function shapeOf(node: ArrayLiteralExpression | ObjectLiteralExpression, items: readonly { getStart(): number; getEnd(): number }[]): ListShape {
+function shapeOf(
+  node: ArrayLiteralExpression | ObjectLiteralExpression,
+  items: readonly { getStart(): number; getEnd(): number }[],
+): ListShape {
   return {
     open: node.getStart(),
     close: node.getEnd() - 1,
@@ -40,9 +43,7 @@ function shapeOf(node: ArrayLiteralExpression | ObjectLiteralExpression, items: 
 /** The string entries of the list, index-aligned with its elements (undefined for the rest). */
 function entriesOf(tm: TsMorph, prompts: ArrayLiteralExpression | undefined): (string | undefined)[] {
   return (prompts?.getElements() ?? []).map((element) =>
-    tm.Node.isStringLiteral(element) || tm.Node.isNoSubstitutionTemplateLiteral(element)
-      ? element.getLiteralText()
-      : undefined,
+    tm.Node.isStringLiteral(element) || tm.Node.isNoSubstitutionTemplateLiteral(element) ? element.getLiteralText() : undefined,
   );
 }
 

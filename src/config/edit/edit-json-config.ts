@@ -1,7 +1,7 @@
 import { ConfigError } from '../../errors.js';
+import type { SourceEdit } from './edit-config-source.js';
 import { detectJsonStyle, stringifyJson } from './json-style.js';
 import { planAdd, planRemove } from './plan-prompt-edit.js';
-import type { SourceEdit } from './edit-config-source.js';
 
 /**
  * JSON configs (`prompts.config.json`, or the `"promptlock"` key of package.json) are edited by
@@ -41,8 +41,7 @@ function parseJsonConfig(text: string, key: string | undefined, where: string): 
   return { root, config, prompts };
 }
 
-const entries = (prompts: unknown[] | undefined) =>
-  (prompts ?? []).map((item) => (typeof item === 'string' ? item : undefined));
+const entries = (prompts: unknown[] | undefined) => (prompts ?? []).map((item) => (typeof item === 'string' ? item : undefined));
 
 export function addPromptToJson(text: string, name: string, where: string, key?: string): SourceEdit {
   const { root, config, prompts } = parseJsonConfig(text, key, where);
@@ -50,9 +49,10 @@ export function addPromptToJson(text: string, name: string, where: string, key?:
   if (plan.kind === 'unchanged') return { text, edit: { changed: false, action: 'unchanged', entry: name } };
   if (plan.kind === 'replace') prompts![plan.index] = name;
   else config.prompts = [...(prompts ?? []), name];
-  const edit = plan.kind === 'replace'
-    ? { changed: true, action: 'replaced' as const, entry: name, previous: plan.previous }
-    : { changed: true, action: 'added' as const, entry: name };
+  const edit =
+    plan.kind === 'replace'
+      ? { changed: true, action: 'replaced' as const, entry: name, previous: plan.previous }
+      : { changed: true, action: 'added' as const, entry: name };
   return { text: stringifyJson(root, detectJsonStyle(text)), edit };
 }
 

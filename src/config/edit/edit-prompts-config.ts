@@ -28,9 +28,7 @@ async function editConfigFile(configPath: string, name: string, mode: Mode): Pro
   } else if (extension === '.json') {
     result = mode === 'add' ? addPromptToJson(text, name, where) : removePromptFromJson(text, name, where);
   } else if (MODULE_EXTENSIONS.has(extension)) {
-    result = mode === 'add'
-      ? await addPromptToSource(text, where, name, where)
-      : await removePromptFromSource(text, where, name, where);
+    result = mode === 'add' ? await addPromptToSource(text, where, name, where) : await removePromptFromSource(text, where, name, where);
   } else {
     throw new ConfigError(`promptlock cannot edit ${where}: it edits .ts, .mts, .js, .mjs and .json configs.`, {
       hint: 'Edit its prompts list by hand.',

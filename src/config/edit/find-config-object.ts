@@ -65,11 +65,7 @@ export function findConfigObject(tm: TsMorph, sourceFile: SourceFile, where: str
  * The `prompts` array of the config object; undefined when there is no such property. A
  * `prompts` that is not an array literal (a variable, a call) cannot be edited safely.
  */
-export function findPromptsArray(
-  tm: TsMorph,
-  config: ObjectLiteralExpression,
-  where: string,
-): ArrayLiteralExpression | undefined {
+export function findPromptsArray(tm: TsMorph, config: ObjectLiteralExpression, where: string): ArrayLiteralExpression | undefined {
   for (const property of config.getProperties()) {
     if (tm.Node.isShorthandPropertyAssignment(property) && property.getName() === 'prompts') {
       throw new ConfigError(`The prompts option in ${where} is a variable, not a list promptlock can edit.`, {

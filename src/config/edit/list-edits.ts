@@ -1,12 +1,4 @@
-import {
-  cleanLineEnd,
-  indentAt,
-  lineStart,
-  skipSpaces,
-  skipTrivia,
-  startsLine,
-  type TextEdit,
-} from './text-scan.js';
+import { cleanLineEnd, indentAt, lineStart, skipSpaces, skipTrivia, startsLine, type TextEdit } from './text-scan.js';
 
 /**
  * A comma-separated list in source text: the elements of an array literal or the properties of
@@ -58,7 +50,10 @@ export function insertListItem(text: string, list: ListShape, item: string, hint
       return [{ start: list.close, end: list.close, text: `${newline}${indent}${hints.indentUnit}${item}${comma}${newline}${indent}` }];
     }
     // Line up with a comment already inside the list (`// '@acme/*',`), else indent one step.
-    const inner = text.slice(list.open + 1, closeLine).split(/\r?\n/).filter((line) => line.trim() !== '');
+    const inner = text
+      .slice(list.open + 1, closeLine)
+      .split(/\r?\n/)
+      .filter((line) => line.trim() !== '');
     const indent = inner.length > 0 ? /^[ \t]*/.exec(inner[inner.length - 1]!)![0] : indentAt(text, list.close) + hints.indentUnit;
     return [{ start: closeLine, end: closeLine, text: `${indent}${item}${comma}${newline}` }];
   }

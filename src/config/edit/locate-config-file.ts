@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { readConfigFile } from '../read-config-file.js';
 import { ConfigError } from '../../errors.js';
+import { readConfigFile } from '../read-config-file.js';
 
 /**
  * The config file `add`/`remove` edit: `--config` when given (resolved against `cwd`), else the

@@ -13,10 +13,7 @@ export interface PromptEdit {
   configPath: string;
 }
 
-export type AddPlan =
-  | { kind: 'unchanged' }
-  | { kind: 'append' }
-  | { kind: 'replace'; index: number; previous: string };
+export type AddPlan = { kind: 'unchanged' } | { kind: 'append' } | { kind: 'replace'; index: number; previous: string };
 
 /**
  * Entries are the string literals of the list (undefined for anything else, e.g. a spread),
@@ -81,10 +78,9 @@ export function planRemove(entries: Entries, name: string, where: string): { ind
       });
     }
     if (matches.length > 1) {
-      throw new ConfigError(
-        `"${name}" matches several entries of ${where}: ${quoted(matches.map((i) => entries[i]!))}.`,
-        { hint: 'Pass the exact entry to remove, selector included.' },
-      );
+      throw new ConfigError(`"${name}" matches several entries of ${where}: ${quoted(matches.map((i) => entries[i]!))}.`, {
+        hint: 'Pass the exact entry to remove, selector included.',
+      });
     }
     index = matches[0]!;
   }
