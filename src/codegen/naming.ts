@@ -1,5 +1,5 @@
 /**
- * Names of the generated functions (DESIGN.md, "The generated module"): the package slug in
+ * Names of the generated functions (README, "The generated module"): the package slug in
  * camelCase, workspace-prefixed when needed to stay unique, and fixed when not a usable name.
  *
  * The rules, applied in order:

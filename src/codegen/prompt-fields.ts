@@ -10,7 +10,7 @@ import { LockfileError } from '../errors.js';
 import { PROMPT_FIELD_ORDER, type Prompt, TEXT_FIELDS, type TextField } from '../types.js';
 import { sortKeysDeep } from '../util/sort-keys-deep.js';
 
-/** Order of the returned object's keys: the spec's, then any extra field sorted. */
+/** Order of the returned object's keys: the service interface's (docs/service-interface.md), then any extra field sorted. */
 const FIELD_ORDER = PROMPT_FIELD_ORDER;
 
 const KNOWN: ReadonlySet<string> = new Set(FIELD_ORDER);

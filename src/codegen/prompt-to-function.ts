@@ -20,10 +20,10 @@ export interface CodegenPrompt {
   prompt: Prompt;
 }
 
-/** The spec's fields: a module that omits some carries only these (see runtime-source.ts). */
+/** The service interface's fields (docs/service-interface.md): a module that omits some carries only these (see runtime-source.ts). */
 const FIELD_ORDER_SET: ReadonlySet<string> = new Set(PROMPT_FIELD_ORDER);
 
-/** DESIGN.md's type map; unknown hints were already typed `string` by the template module. */
+/** The type map of docs/service-interface.md (Variables); unknown hints were already typed `string` by the template module. */
 const TS_TYPES: Readonly<Record<VariableType, string>> = {
   string: 'string',
   number: 'number',

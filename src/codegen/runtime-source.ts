@@ -55,7 +55,7 @@ function runtimeDeclarations(): Declaration[] {
 
 /**
  * `RenderedPrompt` without the `omit` members. With any field omitted the index signature goes
- * too (and `generateModule` drops fields beyond the spec): otherwise reading an omitted field
+ * too (and `generateModule` drops fields beyond the service interface's): otherwise reading an omitted field
  * would still type-check, as `unknown`.
  */
 function renderedPrompt(text: string, omit: readonly OmittableField[]): string {
