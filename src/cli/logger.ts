@@ -66,7 +66,7 @@ export function createLogger(options: LoggerOptions): Logger {
       options.stdout.write(`${clean(text.endsWith('\n') ? text.slice(0, -1) : text)}\n`);
     },
     json: (value) => {
-      options.stdout.write(`${terminalJson(redact(JSON.stringify(value, null, 2), options.secrets))}\n`);
+      options.stdout.write(`${terminalJson(redact(JSON.stringify(value, null, 2), secrets))}\n`);
     },
   };
 }

@@ -4,6 +4,7 @@
  */
 import { structuredPatch } from 'diff';
 import { encodeSnapshot } from '../store/snapshot-format.js';
+import { terminalText } from '../terminal-text.js';
 import { listVariables } from '../template/index.js';
 import { type Prompt, promptTexts } from '../types.js';
 
@@ -181,7 +182,9 @@ export function formatDiffText(diffs: readonly PromptDiff[], paint: Paint = (_k,
       out.push(`  ${field.field}:`);
       for (const line of field.lines) {
         const kind = line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : undefined;
-        out.push(kind ? `  ${paint(kind, line)}` : `  ${line}`);
+        // Context lines are prompt text printed unpainted: no escape sequence of theirs (a colour
+        // that conceals the lines after it, say) may reach a colour terminal.
+        out.push(kind ? `  ${paint(kind, line)}` : `  ${terminalText(line)}`);
       }
     }
   }

@@ -64,6 +64,17 @@ describe('the logger', () => {
     expect(out()).not.toContain('\x1b[8m');
     expect(out()).not.toMatch(/[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f]/);
   });
+
+  it('with colours: a diff context line cannot conceal the lines after it', async () => {
+    const { diffPrompts, formatDiffText } = await import('../../src/sync/diff-prompts.js');
+    const base = acmePrompt({ content: 'keep \x1b[8m\nold line\nlast' });
+    const next = { ...base, version: 'v2', content: 'keep \x1b[8m\nnew line\nlast' };
+    const { log, out } = logger(true);
+    const diffs = diffPrompts(new Map([[ACME_NAME, base]]), new Map([[ACME_NAME, next]]));
+    log.info(formatDiffText(diffs, (kind, text) => (kind === 'add' ? log.colors.green(text) : log.colors.dim(text))));
+    expect(out()).toContain('new line');
+    expect(out()).not.toContain('\x1b[8m');
+  });
 });
 
 describe('through the built CLI', () => {
