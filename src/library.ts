@@ -26,6 +26,10 @@ export interface SyncOptions extends ProjectOptions {
   names?: readonly string[];
   /** Install exactly what the lockfile says, like `npm ci` (`sync --frozen`). */
   frozen?: boolean;
+  /** Name every prompt's export afresh instead of keeping the names in the lockfile (`sync --rename-exports`). */
+  renameExports?: boolean;
+  /** Fetch every prompt, even those the list proves unchanged (`sync --refetch`). */
+  refetch?: boolean;
   /** Download file context items next to the snapshots. Default: the config's `contextFiles`. */
   withFiles?: boolean;
   /** Progress: the phases (list, fetch, write) and each prompt done. */
@@ -67,6 +71,10 @@ export interface SyncWorkspaceOptions {
   env?: NodeJS.ProcessEnv;
   /** Every app installs exactly what its lockfile says (`sync --recursive --frozen`). */
   frozen?: boolean;
+  /** Name every prompt's export afresh instead of keeping the names in the lockfile (`sync --rename-exports`). */
+  renameExports?: boolean;
+  /** Fetch every prompt, even those the list proves unchanged (`sync --refetch`). */
+  refetch?: boolean;
   /** Download file context items next to the snapshots. Default: each app's `contextFiles`. */
   withFiles?: boolean;
 }
@@ -123,6 +131,8 @@ export async function sync(options: SyncOptions = {}): Promise<SyncResult> {
     ...(options.names ? { names: options.names } : {}),
     frozen: Boolean(options.frozen),
     ...(options.withFiles !== undefined ? { withFiles: options.withFiles } : {}),
+    ...(options.renameExports ? { renameExports: true } : {}),
+    ...(options.refetch ? { refetch: true } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
   });
 }
@@ -145,6 +155,8 @@ export async function syncWorkspace(options: SyncWorkspaceOptions = {}): Promise
         connect,
         frozen: Boolean(options.frozen),
         ...(options.withFiles !== undefined ? { withFiles: options.withFiles } : {}),
+        ...(options.renameExports ? { renameExports: true } : {}),
+        ...(options.refetch ? { refetch: true } : {}),
       }),
   });
   return {
@@ -171,6 +183,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     snapshotsDir: config.snapshotsDir,
     outputPath: config.outputPath,
     rootDir: config.rootDir,
+    omit: config.omit,
+    limits: config.limits,
     force: Boolean(options.force),
   });
 }

@@ -13,6 +13,7 @@ import { describeIssue } from '../api/describe-issue.js';
 import { promptSchema } from '../api/schemas.js';
 import { baseUrlProblem, DEFAULT_BASE_URL } from '../config/base-url.js';
 import { ConfigError, PromptlockError } from '../errors.js';
+import { describeProblem, promptProblem } from '../prompt-grammar.js';
 import { apiKeyFromEnv, maskKey } from '../secrets.js';
 import { decodeLockfile, type LockEntry, type Lockfile } from '../store/lockfile-format.js';
 import { parseTemplate, renderTemplate, type Segment, type VariableType } from '../template/index.js';
@@ -213,6 +214,13 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
       fallback(state, `the ${source === 'cache' ? 'store' : 'service'} answered an invalid prompt (${describeIssue(parsed.error)})`);
       return false;
     }
+    // The same grammar, limits and echoed-key check as sync (src/prompt-grammar.ts): a live
+    // version is hostile input too, and what is adopted here is shared with the whole fleet.
+    const problem = promptProblem(raw, { apiKey });
+    if (problem) {
+      fallback(state, `the ${source === 'cache' ? 'store' : 'service'} answered a refused prompt (${describeProblem(problem)})`);
+      return false;
+    }
     const prompt = parsed.data;
     if (prompt.packageName !== state.name && !prompt.packageName.startsWith(`${state.name}:`)) {
       fallback(state, `the ${source === 'cache' ? 'store' : 'service'} answered ${JSON.stringify(prompt.packageName)}, not ${state.name}`);
@@ -316,12 +324,14 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
     if (outcome.rateLimit && outcome.rateLimit.remaining === 0) heldUntil = Math.max(heldUntil, outcome.rateLimit.resetAtMs);
     let holdMs = ttlMs;
     if (outcome.ok) {
-      adopt(state, outcome.prompt, 'live');
-      try {
-        await store.set(key, { fetchedAt: Date.now(), prompt: outcome.prompt });
-        storeOk();
-      } catch (error) {
-        storeFailed(error);
+      // Only an answer that passed validation is shared with the fleet.
+      if (adopt(state, outcome.prompt, 'live')) {
+        try {
+          await store.set(key, { fetchedAt: Date.now(), prompt: outcome.prompt });
+          storeOk();
+        } catch (error) {
+          storeFailed(error);
+        }
       }
     } else {
       if (outcome.retryAfterMs !== undefined) {

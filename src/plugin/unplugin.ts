@@ -107,6 +107,7 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
             apiKey: config.apiKey,
             concurrency: config.concurrency,
             timeoutMs: config.timeout,
+            limits: config.limits,
             retries: POLL_RETRIES,
           }),
         log,

@@ -4,8 +4,8 @@
  */
 import { structuredPatch } from 'diff';
 import { encodeSnapshot } from '../store/snapshot-format.js';
-import { terminalText } from '../terminal-text.js';
 import { listVariables } from '../template/index.js';
+import { terminalText } from '../terminal-text.js';
 import { type Prompt, promptTexts } from '../types.js';
 
 export interface FieldDiff {

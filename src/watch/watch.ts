@@ -102,7 +102,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
 
   /** One pool for the watcher's whole life, replaced only when a config edit changes the connection. */
   const connection = async (): Promise<SyncClient> => {
-    const key = JSON.stringify([config.baseUrl, config.concurrency, config.timeout]);
+    const key = JSON.stringify([config.baseUrl, config.apiKey ?? '', config.concurrency, config.timeout, config.limits]);
     if (service?.key !== key) {
       await service?.client.close();
       service = undefined;

@@ -293,6 +293,22 @@ describe('when the service fails', () => {
     expect(prompts.status()[0]!.reason).toContain('no answer within 20 ms');
   });
 
+  it('refuses a version that echoes the key back, and never shows or shares it', async () => {
+    const setup = await setUp([['@acme/echo', 'v1', 'fine {{x}}']], ['@acme/echo:latest']);
+    const { prompts, events } = live(setup, { ttl: 0.2 });
+    expect((await prompts['@acme/echo']!({ x: '1' })).content).toBe('fine 1');
+    await setup.publish('@acme/echo', 'v2', `leaked ${LOCAL_TEST_KEY} {{x}}`);
+    await sleep(300);
+    await prompts['@acme/echo']!({ x: '1' });
+    await sleep(300);
+    const answer = await prompts['@acme/echo']!({ x: '1' });
+    expect(answer.version).toBe('v1');
+    expect(answer.content).not.toContain(LOCAL_TEST_KEY);
+    const fallback = events.find((e) => e.type === 'fallback') as { reason: string } | undefined;
+    expect(fallback?.reason).toMatch(/refused prompt .*holds the API key/);
+    expect(JSON.stringify([events, prompts.status()])).not.toContain(LOCAL_TEST_KEY);
+  });
+
   it('never shows the key, and reports an unusable answer as a fallback', async () => {
     const setup = await setUp([['@acme/a', 'v1', 'a']], ['@acme/a:latest']);
     const key = 'sk_live_ThisKeyIsWrong0000000000000000abcd';

@@ -32,6 +32,8 @@ export async function runRecursive(ctx: CommandContext, command: string, runApp:
     open: (config) => connector(ctx, config)(),
     onApp: (app) => ctx.logger.info(`${colors.bold(app.name)} ${colors.dim(`(${app.relativeDir})`)}`),
     run: async (app, config, connect) => {
+      // A key from this app's .env files is as secret as one from the environment.
+      ctx.logger.addSecret(config.apiKey);
       let json: unknown;
       const appCtx = appContext(ctx, app, (value) => (json = value));
       try {
