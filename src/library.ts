@@ -110,14 +110,8 @@ async function load(options: ProjectOptions): Promise<ResolvedConfig> {
 
 function connector(config: ResolvedConfig) {
   return async () => {
-    const { createClient } = await import('./api/index.js');
-    return createClient({
-      baseUrl: config.baseUrl,
-      apiKey: config.apiKey,
-      concurrency: config.concurrency,
-      timeoutMs: config.timeout,
-      limits: config.limits,
-    });
+    const { createClient, clientOptionsFor } = await import('./api/index.js');
+    return createClient(clientOptionsFor(config));
   };
 }
 
@@ -173,20 +167,12 @@ export async function syncWorkspace(options: SyncWorkspaceOptions = {}): Promise
 /** `promptlock generate`: the module from the lockfile and snapshots. No network, no key. */
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const config = await load(options);
-  const [{ generate: run }, { finishInterruptedRun }] = await Promise.all([
+  const [{ generate: run, generateOptionsFor }, { finishInterruptedRun }] = await Promise.all([
     import('./sync/generate.js'),
     import('./store/finish-interrupted-run.js'),
   ]);
   await finishInterruptedRun(config.rootDir, 'generate');
-  return run({
-    lockfilePath: config.lockfilePath,
-    snapshotsDir: config.snapshotsDir,
-    outputPath: config.outputPath,
-    rootDir: config.rootDir,
-    omit: config.omit,
-    limits: config.limits,
-    force: Boolean(options.force),
-  });
+  return run({ ...generateOptionsFor(config), force: Boolean(options.force) });
 }
 
 /** `promptlock check`: writes nothing; every problem found is in `problems` (empty: all agree). */

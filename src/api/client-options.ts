@@ -1,4 +1,5 @@
 /** Options, events and counters of the prompt service client (`createClient`). */
+import type { ResolvedConfig } from '../config/types.js';
 import type { Limits } from '../limits.js';
 
 export interface ClientOptions {
@@ -24,6 +25,20 @@ export interface ClientOptions {
   limits?: Partial<Limits>;
   /** Progress and `--verbose` output. Never given the key. */
   onEvent?: (event: ClientEvent) => void;
+}
+
+/**
+ * The client options a resolved config asks for: every caller (CLI, library, plugin, workspace)
+ * builds its client from here, so an option added to the config reaches all of them.
+ */
+export function clientOptionsFor(config: Pick<ResolvedConfig, 'baseUrl' | 'apiKey' | 'concurrency' | 'timeout' | 'limits'>): ClientOptions {
+  return {
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    concurrency: config.concurrency,
+    timeoutMs: config.timeout,
+    limits: config.limits,
+  };
 }
 
 export type RetryReason = 'server-error' | 'reset' | 'timeout' | 'invalid-body' | 'rate-limited';

@@ -5,13 +5,9 @@ import type { CommandContext } from './context.js';
 /** Opens the service client for a command, reporting retries and rate-limit waits in --verbose. */
 export function connector(ctx: CommandContext, config: ResolvedConfig, overrides: { retries?: number } = {}): () => Promise<SyncClient> {
   return async () => {
-    const { createClient } = await import('../api/index.js');
+    const { createClient, clientOptionsFor } = await import('../api/index.js');
     return createClient({
-      baseUrl: config.baseUrl,
-      apiKey: config.apiKey,
-      concurrency: config.concurrency,
-      timeoutMs: config.timeout,
-      limits: config.limits,
+      ...clientOptionsFor(config),
       ...overrides,
       onEvent: (event) => ctx.logger.verbose(`service: ${JSON.stringify(event)}`),
     });

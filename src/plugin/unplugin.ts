@@ -69,22 +69,14 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
 
   const generateNow = async (): Promise<void> => {
     try {
-      const [{ generate, createGenerateCache }, { finishInterruptedRun }] = await Promise.all([
+      const [{ generate, createGenerateCache, generateOptionsFor }, { finishInterruptedRun }] = await Promise.all([
         import('../sync/generate.js'),
         import('../store/finish-interrupted-run.js'),
       ]);
       const config = await loadConfig();
       if (await finishInterruptedRun(config.rootDir, 'generate')) log.info('Completed the writes of an interrupted sync first.');
       reuse ??= createGenerateCache();
-      const result = await generate({
-        lockfilePath: config.lockfilePath,
-        snapshotsDir: config.snapshotsDir,
-        outputPath: config.outputPath,
-        rootDir: config.rootDir,
-        omit: config.omit,
-        limits: config.limits,
-        cache: reuse,
-      });
+      const result = await generate({ ...generateOptionsFor(config), cache: reuse });
       for (const name of result.mismatched) {
         log.warn(
           `the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. \`promptlock check\` fails until \`promptlock sync\` restores it.`,
@@ -98,18 +90,13 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
   /** Starts watching once per dev session (buildStart may run again, per environment or rebuild). */
   const startDev = (): Promise<WatchHandle | undefined> => {
     devWatch ??= (async () => {
-      const [{ startWatch }, { createClient }] = await Promise.all([import('../watch/watch.js'), import('../api/index.js')]);
+      const [{ startWatch }, { createClient, clientOptionsFor }] = await Promise.all([
+        import('../watch/watch.js'),
+        import('../api/index.js'),
+      ]);
       const handle = await startWatch({
         loadConfig,
-        connect: async (config) =>
-          createClient({
-            baseUrl: config.baseUrl,
-            apiKey: config.apiKey,
-            concurrency: config.concurrency,
-            timeoutMs: config.timeout,
-            limits: config.limits,
-            retries: POLL_RETRIES,
-          }),
+        connect: async (config) => createClient({ ...clientOptionsFor(config), retries: POLL_RETRIES }),
         log,
         poll: Boolean(options.poll),
         ...(options.interval ? { intervalSeconds: options.interval } : {}),

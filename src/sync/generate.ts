@@ -9,6 +9,7 @@ import type { CompiledFunctions } from '../codegen/generate-module.js';
 import { inputsDigest, readSealedInputs } from '../codegen/inputs-digest.js';
 import { type ModuleOptions, moduleFormat, optionsKey } from '../codegen/module-format.js';
 import { runtimeSource } from '../codegen/runtime-source.js';
+import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
 import { readModuleFile, writeIfChanged } from '../store/module-file.js';
 import { readLockfileText } from '../store/read-lockfile-text.js';
@@ -40,6 +41,23 @@ export interface GenerateOptions extends StoreLocation, ModuleOptions {
   force?: boolean;
   /** Reuse of the previous generation's work (watch). */
   cache?: GenerateCache;
+}
+
+/**
+ * What `generate` needs from a resolved config: every caller (CLI, library, plugin, watch) starts
+ * from here, so an option added to the config reaches all of them.
+ */
+export function generateOptionsFor(
+  config: Pick<ResolvedConfig, 'lockfilePath' | 'snapshotsDir' | 'outputPath' | 'rootDir' | 'omit' | 'limits'>,
+): GenerateOptions {
+  return {
+    lockfilePath: config.lockfilePath,
+    snapshotsDir: config.snapshotsDir,
+    outputPath: config.outputPath,
+    rootDir: config.rootDir,
+    omit: config.omit,
+    limits: config.limits,
+  };
 }
 
 export interface GenerateResult {

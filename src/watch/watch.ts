@@ -10,7 +10,7 @@ import { PromptlockError } from '../errors.js';
 import { openStoreView } from '../store/journal.js';
 import { readLockfile } from '../store/read-store.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
-import { createGenerateCache, generate } from '../sync/generate.js';
+import { createGenerateCache, generate, generateOptionsFor } from '../sync/generate.js';
 import { sync } from '../sync/sync.js';
 import type { SyncClient, SyncResult } from '../sync/types.js';
 import { pluralise } from '../util/pluralise.js';
@@ -197,16 +197,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       return;
     }
     try {
-      const result = await generate({
-        lockfilePath: config.lockfilePath,
-        snapshotsDir: config.snapshotsDir,
-        outputPath: config.outputPath,
-        rootDir: config.rootDir,
-        omit: config.omit,
-        limits: config.limits,
-        force: true,
-        cache: reuse,
-      });
+      const result = await generate({ ...generateOptionsFor(config), force: true, cache: reuse });
       stats.generates++;
       if (result.written) log.success(`Regenerated ${display(result.outputPath)} (${pluralise(result.count, 'prompt')})`);
       for (const name of await editedSnapshots(config, files)) {

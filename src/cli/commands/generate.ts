@@ -24,7 +24,7 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
 
 async function generateProject(ctx: CommandContext, config: ResolvedConfig, flags: GenerateFlags): Promise<number> {
   // Loaded here rather than at the top so other commands do not pay for them at start-up.
-  const [{ generate }, { finishInterruptedRun }] = await Promise.all([
+  const [{ generate, generateOptionsFor }, { finishInterruptedRun }] = await Promise.all([
     import('../../sync/generate.js'),
     import('../../store/finish-interrupted-run.js'),
   ]);
@@ -32,15 +32,7 @@ async function generateProject(ctx: CommandContext, config: ResolvedConfig, flag
     ctx.logger.info('Completed the writes of an interrupted sync first.');
   }
   if (!existsSync(config.lockfilePath)) return generateEmpty(ctx, config.lockfilePath, config.outputPath, config.omit, config.rootDir);
-  const result = await generate({
-    lockfilePath: config.lockfilePath,
-    snapshotsDir: config.snapshotsDir,
-    outputPath: config.outputPath,
-    omit: config.omit,
-    limits: config.limits,
-    rootDir: config.rootDir,
-    force: Boolean(flags.force),
-  });
+  const result = await generate({ ...generateOptionsFor(config), force: Boolean(flags.force) });
   const shown = relative(ctx.io.cwd, result.outputPath) || result.outputPath;
   for (const name of result.mismatched) {
     ctx.logger.warn(
