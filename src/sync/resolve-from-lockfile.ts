@@ -47,6 +47,7 @@ export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedP
         hint: 'Someone changed this version upstream. Run `promptlock sync` to lock what the service has now, and review the diff.',
       });
     }
+    await inputs.onFetched?.(got);
     options.onEvent?.({ type: 'prompt', name, done: ++done, total: names.length, fetched: true });
     return [got];
   });

@@ -91,6 +91,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
         stager: inputs.stager,
         ...(held ? { exactVersion: exactSelector(locked!.version) } : {}),
       });
+      await inputs.onFetched?.(fetched);
       options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total: targets.length, fetched: true });
       return { name: target.name, entry: fetched.entry, fetched };
     } catch (error) {

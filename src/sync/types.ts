@@ -76,6 +76,11 @@ export interface SyncInputs {
   hold?: ReadonlySet<string>;
   /** Where downloaded context files are staged (in the work folder) until the commit moves them. */
   stager?: Stager;
+  /**
+   * Called with each prompt as soon as it is fetched, before the others are done: the commit
+   * stages its files while the fetch goes on (README, "Performance").
+   */
+  onFetched?: (fetched: FetchedPrompt) => Promise<void>;
 }
 
 /** One prompt fetched from the service, as the store keeps it. */
