@@ -5,7 +5,7 @@ import { maskKey } from '../secrets.js';
 import type { ContextDownload, HealthStatus, Prompt, PromptSummary } from '../types.js';
 import { CLIENT_DEFAULTS, type ClientOptions, type ClientStats } from './client-options.js';
 import { type BodySink, type DownloadOptions, downloadFile, downloadFileTo } from './download-file.js';
-import { listAll } from './list-all.js';
+import { listAll, listPages } from './list-all.js';
 import { readJsonBody } from './read-json-body.js';
 import { contextDownloadSchema, healthSchema, promptSchema } from './schemas.js';
 import { limitText, notAServiceError } from './service-errors.js';
@@ -14,6 +14,8 @@ import { ServiceTransport } from './service-transport.js';
 export interface PromptServiceClient {
   /** Every listed prompt, paging with limit=100 until `hasMore` is false. */
   listAll(options?: { pageSize?: number }): Promise<PromptSummary[]>;
+  /** The same list one validated page at a time; the next page is asked for when the caller asks for it. */
+  listPages(options?: { pageSize?: number }): AsyncGenerator<PromptSummary[], void, undefined>;
   /** One prompt, validated and unwrapped; `critiquePrompt` stays absent or null as it came. */
   getPrompt(packageName: string, variables?: Record<string, string>): Promise<Prompt>;
   /** The pre-signed address of a context file (`GET /api/v1/prompts/context/download-url`). */
@@ -83,6 +85,13 @@ export function createClient(options: ClientOptions): PromptServiceClient {
     listAll: async (listOptions) => {
       try {
         return await listAll(transport, basePath, limits, listOptions?.pageSize);
+      } catch (error) {
+        throw await notAService(error);
+      }
+    },
+    async *listPages(listOptions) {
+      try {
+        yield* listPages(transport, basePath, limits, listOptions?.pageSize);
       } catch (error) {
         throw await notAService(error);
       }

@@ -11,19 +11,21 @@ import { InvalidBody, type ServiceTransport } from './service-transport.js';
 const MAX_PAGE_SIZE = 100;
 
 /**
- * Every prompt the service lists, page by page until `hasMore` is false. The listing is bounded
- * whatever the service says (docs/security.md): at most `limits.listPages` pages, each at most
- * `limits.responseBytes` bytes, and `limits.listItems` prompts over all pages. A cursor that does
- * not advance would loop forever, so it is an error too.
+ * The service's prompt list, one validated page at a time, until `hasMore` is false: a sync starts
+ * fetching with the first page while the next ones arrive (README, "Performance"). The next page is
+ * asked for only when the caller asks for it. The listing is bounded whatever the service says
+ * (docs/security.md): at most `limits.listPages` pages, each at most `limits.responseBytes` bytes,
+ * and `limits.listItems` prompts over all pages. A cursor that does not advance would loop
+ * forever, so it is an error too.
  */
-export async function listAll(
+export async function* listPages(
   transport: ServiceTransport,
   basePath: string,
   limits: Readonly<Limits>,
   pageSize = MAX_PAGE_SIZE,
-): Promise<PromptSummary[]> {
+): AsyncGenerator<PromptSummary[], void, undefined> {
   const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(pageSize)));
-  const items: PromptSummary[] = [];
+  let listed = 0;
   // Digests, so a service sending huge cursors cannot make this set huge.
   const seenCursors = new Set<string>();
   const digest = (text: string) => createHash('sha256').update(text).digest('base64');
@@ -31,7 +33,7 @@ export async function listAll(
   for (let page = 1; ; page++) {
     if (page > limits.listPages) {
       throw new ServiceError(
-        `The service's prompt list has more than ${limits.listPages} pages (${items.length} prompts so far), ${limitText('listPages', limits)}; stopped listing.`,
+        `The service's prompt list has more than ${limits.listPages} pages (${listed} prompts so far), ${limitText('listPages', limits)}; stopped listing.`,
         { code: 'too_large', hint: 'Raise the limit in the config if the workspace really lists this many prompts.' },
       );
     }
@@ -53,9 +55,9 @@ export async function listAll(
         const data = unwrapEnvelope(json, 'prompts');
         // Counted before validation: a page of 200,000 items is refused without checking each.
         const count = Array.isArray((data as { prompts?: unknown })?.prompts) ? (data as { prompts: unknown[] }).prompts.length : 0;
-        if (items.length + count > limits.listItems) {
+        if (listed + count > limits.listItems) {
           throw new ServiceError(
-            `The service's prompt list has more than ${limits.listItems} prompts (page ${page} brings it to ${items.length + count}), ${limitText('listItems', limits)}; stopped listing.`,
+            `The service's prompt list has more than ${limits.listItems} prompts (page ${page} brings it to ${listed + count}), ${limitText('listItems', limits)}; stopped listing.`,
             { code: 'too_large', hint: 'Raise the limit in the config if the workspace really lists this many prompts.' },
           );
         }
@@ -64,18 +66,33 @@ export async function listAll(
         return parsed.data;
       },
     });
-    // One by one: spreading a page of 200,000 items into push() overflows the stack.
-    for (const item of result.prompts as PromptSummary[]) items.push(item);
-    if (!result.hasMore) return items;
+    const items = result.prompts as PromptSummary[];
+    listed += items.length;
+    // A page that does not advance is refused before it is handed out: its items are not trusted either.
     const next = result.cursor ?? '';
-    if (next === '' || seenCursors.has(digest(next))) {
+    if (result.hasMore && (next === '' || seenCursors.has(digest(next)))) {
       const shown = next === '' ? 'no cursor' : `the cursor ${JSON.stringify(serviceText(next, 100))} again`;
       throw new ServiceError(
-        `The service's prompt list does not advance: page ${page} says hasMore: true but gives ${shown}. Stopped after ${items.length} prompts to avoid an endless loop.`,
+        `The service's prompt list does not advance: page ${page} says hasMore: true but gives ${shown}. Stopped after ${listed} prompts to avoid an endless loop.`,
         { code: 'invalid_response', hint: 'This is a fault of the service; report it, or try again later.' },
       );
     }
+    yield items;
+    if (!result.hasMore) return;
     seenCursors.add(digest(next));
     cursor = next;
   }
+}
+
+/** Every prompt the service lists: `listPages` to the end, with the same limits and errors. */
+export async function listAll(
+  transport: ServiceTransport,
+  basePath: string,
+  limits: Readonly<Limits>,
+  pageSize = MAX_PAGE_SIZE,
+): Promise<PromptSummary[]> {
+  const items: PromptSummary[] = [];
+  // One by one: spreading a page of 200,000 items into push() overflows the stack.
+  for await (const page of listPages(transport, basePath, limits, pageSize)) for (const item of page) items.push(item);
+  return items;
 }

@@ -28,8 +28,11 @@ export async function createProgress(
     return {
       onEvent: (event) => {
         if (event.type === 'phase' && event.phase === 'list') ctx.logger.info('Listing prompts…');
-        if (event.type === 'phase' && event.phase === 'fetch' && event.total) {
-          bar.start(event.total, 0, { name: '' });
+        // The total grows while the list's pages arrive (prompts are fetched meanwhile): the bar follows it.
+        const total = event.type === 'prompt' || event.phase === 'fetch' ? event.total : undefined;
+        if (total) {
+          if (!started) bar.start(total, 0, { name: '' });
+          else if (total !== bar.getTotal()) bar.setTotal(total);
           started = true;
         }
         if (event.type === 'prompt' && started) bar.update(event.done, { name: terminalText(event.name) });
@@ -40,8 +43,9 @@ export async function createProgress(
       },
     };
   }
-  // Plain lines: one at each tenth, so a log of 10,000 prompts stays short.
-  let step = 1;
+  // Plain lines: one at each tenth, so a log of 10,000 prompts stays short; counted once the total
+  // is known (a listing's last page), never per prompt before it.
+  let step: number | undefined;
   return {
     onEvent: (event) => {
       if (event.type === 'phase' && event.phase === 'list') ctx.logger.info('Listing prompts…');
@@ -51,7 +55,7 @@ export async function createProgress(
       }
       if (event.type === 'prompt') {
         ctx.logger.verbose(`  ${event.fetched ? 'fetched' : 'kept'} ${event.name}`);
-        if (!ctx.globals.verbose && (event.done % step === 0 || event.done === event.total) && event.total > 50) {
+        if (step !== undefined && !ctx.globals.verbose && (event.done % step === 0 || event.done === event.total) && event.total > 50) {
           ctx.logger.info(`  ${event.done}/${event.total}`);
         }
       }

@@ -12,11 +12,10 @@ function endsRun(error: unknown): boolean {
 }
 
 /**
- * Runs `run` for every prompt at once (the client bounds the requests), collecting failures so
- * one bad prompt does not hide the others: one error is thrown as is, several as one aggregate.
+ * The values of settled prompt runs, or their failures: one error thrown as is, several as one
+ * aggregate, so one bad prompt does not hide the others.
  */
-export async function forEachPrompt<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
-  const settled = await Promise.allSettled(items.map(run));
+function outcomes<R>(settled: readonly PromiseSettledResult<R>[]): R[] {
   // The same failure reached through several prompts (a shared listing, a run-ending answer) counts once.
   const errors = [...new Set(settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : [])))];
   if (errors.length > 0) {
@@ -28,4 +27,83 @@ export async function forEachPrompt<T, R>(items: readonly T[], run: (item: T) =>
     throw new AggregatePromptlockError(`${errors.length} prompts failed; nothing was written.`, errors as PromptlockError[]);
   }
   return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
+}
+
+/**
+ * Runs `run` for every prompt at once (the client bounds the requests), collecting failures so
+ * one bad prompt does not hide the others: one error is thrown as is, several as one aggregate.
+ */
+export async function forEachPrompt<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
+  return outcomes(await Promise.allSettled(items.map(run)));
+}
+
+/** Prompt work fed while it runs (`promptPool`). */
+export interface PromptPool<R> {
+  /** Queues one prompt's work; it starts when fewer than the limit are running. */
+  add(run: () => Promise<R>): void;
+  /** Changes how many run at once (a finished listing gives back the slot it kept). */
+  setLimit(limit: number): void;
+  /** Starts nothing more: what is queued is dropped, what runs is waited for by `finish`. */
+  stop(): void;
+  /**
+   * Once everything is added: waits for all of it, then returns the values in the order added or
+   * throws the failures as `forEachPrompt` does. After `stop`, waits for what runs and returns nothing.
+   */
+  finish(): Promise<R[]>;
+}
+
+/**
+ * A pool for prompts that arrive over time (the list's pages, README "Performance"): at most
+ * `limit` run at once, so 10,000 listed prompts are 10,000 small closures, not 10,000 requests
+ * queued in the client where a later list page would wait behind them. Failures are collected,
+ * never unhandled.
+ */
+export function promptPool<R>(limit: number): PromptPool<R> {
+  const queue: Array<{ run: () => Promise<R>; index: number }> = [];
+  let head = 0;
+  const settled: PromiseSettledResult<R>[] = [];
+  let added = 0;
+  let running = 0;
+  let stopped = false;
+  let idle: (() => void) | undefined;
+  const quiet = () => running === 0 && (stopped || head === queue.length);
+  const settle = async (run: () => Promise<R>, index: number) => {
+    try {
+      settled[index] = { status: 'fulfilled', value: await run() };
+    } catch (reason) {
+      settled[index] = { status: 'rejected', reason };
+    }
+    running--;
+    pump();
+    if (quiet()) idle?.();
+  };
+  const pump = (): void => {
+    while (!stopped && running < limit && head < queue.length) {
+      const { run, index } = queue[head]!;
+      queue[head++] = undefined as never; // let the closure go
+      running++;
+      void settle(run, index);
+    }
+    if (head === queue.length && head > 0) {
+      queue.length = 0;
+      head = 0;
+    }
+  };
+  return {
+    add(run) {
+      queue.push({ run, index: added++ });
+      pump();
+    },
+    setLimit(next) {
+      limit = Math.max(1, Math.floor(next));
+      pump();
+    },
+    stop() {
+      stopped = true;
+    },
+    async finish() {
+      if (!quiet()) await new Promise<void>((resolve) => (idle = resolve));
+      return stopped ? [] : outcomes(settled);
+    },
+  };
 }

@@ -6,14 +6,14 @@ import type { StoreView } from '../store/journal.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
 import { contextFilePath } from '../store/paths.js';
 import { readLockedSnapshot } from '../store/read-store.js';
-import type { Prompt } from '../types.js';
+import type { Prompt, PromptSummary } from '../types.js';
 import { editDistance } from '../util/edit-distance.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
-import { forEachPrompt } from './for-each-prompt.js';
-import { type Listing, readListing } from './list-names.js';
+import { promptPool } from './for-each-prompt.js';
+import { readListing } from './list-names.js';
 import { exactSelector } from './merge-resolution.js';
-import { resolveTargets } from './resolve-targets.js';
-import type { ResolvedPrompts, ReusableFile, SyncInputs, Target } from './types.js';
+import { namedTargets, targetsOf } from './resolve-targets.js';
+import type { FetchedPrompt, ResolvedPrompts, ReusableFile, SyncClient, SyncInputs, Target } from './types.js';
 
 function isPinnedAndLocked(target: Target, locked: LockEntry | undefined): boolean {
   return Boolean(
@@ -38,46 +38,121 @@ function isFloatingAndLocked(target: Target, locked: LockEntry | undefined): boo
   );
 }
 
+/** One prompt's outcome: its new lock entry, and the prompt when it was fetched or kept. */
+type Resolved = { name: string; entry: LockEntry } & ({ fetched: FetchedPrompt } | { kept: Prompt });
+
+/**
+ * Resolves every target against the service, streaming: the exact entries start at once, the
+ * globs' matches as each list page names them, while the next pages are fetched (README,
+ * "Performance"). Everything goes through the one client, so its concurrency bound, rate-limit
+ * pacer and request count stay shared; this pool keeps one slot free for the list while it runs,
+ * so a page never waits behind the gets it feeds.
+ */
 export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPrompts> {
   const { options, view, previous, entries, withFiles, connect } = inputs;
   const { config } = options;
-  let listing: Promise<Listing> | undefined;
-  const list = () =>
-    (listing ??= (async () => {
-      options.onEvent?.({ type: 'phase', phase: 'list' });
-      return readListing(await (await connect()).listAll(), config.workspace);
-    })());
-  const listed = async () => (await list()).names;
-  const { targets, partial } = await resolveTargets(entries, options, listed);
-  // Floating prompts locked at a published version wait for the list (started now, alongside the
-  // other gets), which may prove them unchanged. A list that fails only costs those prompts their get.
-  const provable = options.refetch
-    ? 0
-    : targets.filter((t) => isFloatingAndLocked(t, previous.prompts[t.name]) && !inputs.hold?.has(t.name)).length;
-  const proof = provable > 0 ? list().catch(() => undefined) : undefined;
-  options.onEvent?.({ type: 'phase', phase: 'fetch', total: targets.length });
+  // Usage errors first, before any request.
+  const named = namedTargets(entries, options);
+  const partial = named !== undefined;
+  const wanted = targetsOf(named ? [] : entries);
+  const needsList = !partial && wanted.needsList;
+  const held = (target: Target) => inputs.hold?.has(target.name) === true && previous.prompts[target.name]?.selector === target.selector;
+  // Floating prompts locked at a published version: the page that names them at that version
+  // proves them unchanged. They wait for it (or the list's end) without holding a slot.
+  const provable = (target: Target) => !options.refetch && !held(target) && isFloatingAndLocked(target, previous.prompts[target.name]);
+  const known = named ?? wanted.exact;
+  const streams = needsList || known.some(provable);
+
+  const pool = promptPool<Resolved>(Math.max(1, config.concurrency - (streams ? 1 : 0)));
+  const waiting = new Map<string, Target>();
+  let total = 0;
   let done = 0;
   let savedByList = 0;
+  const schedule = (target: Target, listedVersion: string | undefined) => {
+    const proven = listedVersion !== undefined && listedVersion === previous.prompts[target.name]?.version;
+    pool.add(() => resolveOne(target, proven));
+  };
+
+  let listing: Promise<string[]> | undefined;
+  /** Every listed base name, sorted, once the list has ended; pages are handled as they arrive. */
+  const listed = () =>
+    (listing ??= (async () => {
+      options.onEvent?.({ type: 'phase', phase: 'list' });
+      const client = await connect();
+      const names = new Set<string>();
+      for await (const page of client.listPages ? client.listPages() : wholeList(client)) {
+        const { names: pageNames, versions } = readListing(page, config.workspace);
+        for (const name of pageNames) {
+          names.add(name);
+          const target = waiting.get(name);
+          if (target) {
+            waiting.delete(name);
+            schedule(target, versions.get(name));
+          }
+        }
+        if (!needsList) continue;
+        for (const target of wanted.add(pageNames)) {
+          total++;
+          schedule(target, provable(target) ? versions.get(target.name) : undefined);
+        }
+      }
+      return [...names].sort();
+    })());
+
+  total = known.length;
+  for (const target of known) {
+    if (streams && provable(target)) waiting.set(target.name, target);
+    else schedule(target, undefined);
+  }
+  const listDone = streams ? listed() : undefined;
+  // The total is known now, or when the last page has come (until then `prompt` events count up to what is known).
+  if (!needsList) options.onEvent?.({ type: 'phase', phase: 'fetch', total });
+  if (listDone) {
+    try {
+      await listDone;
+      if (needsList) wanted.finish();
+    } catch (error) {
+      // The targets depend on the list: it fails the run, and nothing more starts. What is in
+      // flight finishes first, so no request outlives the run.
+      if (needsList) {
+        pool.stop();
+        await pool.finish();
+        throw error;
+      }
+      // The list was only a proof: what it did not prove is fetched.
+    }
+    pool.setLimit(config.concurrency);
+    for (const target of waiting.values()) schedule(target, undefined);
+    waiting.clear();
+    if (needsList) options.onEvent?.({ type: 'phase', phase: 'fetch', total });
+  }
+  // Sorted by name, so neither the order of the pages nor of the answers changes any output.
+  const results = (await pool.finish()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const next: Lockfile = { lockfileVersion: previous.lockfileVersion, prompts: partial ? { ...previous.prompts } : {} };
   const kept = new Map<string, Prompt>();
-  const results = await forEachPrompt(targets, async (target) => {
+  const fetched: FetchedPrompt[] = [];
+  for (const result of results) {
+    next.prompts[result.name] = result.entry;
+    if ('fetched' in result) fetched.push(result.fetched);
+    else kept.set(result.name, result.kept);
+  }
+  return { next, fetched, kept, partial, savedByList };
+
+  async function resolveOne(target: Target, proven: boolean): Promise<Resolved> {
     const locked = previous.prompts[target.name];
     // Held (after a merge conflict): kept at its locked version even when its selector floats.
-    const held = inputs.hold?.has(target.name) === true && locked?.selector === target.selector;
-    const proven = Boolean(
-      proof && !held && isFloatingAndLocked(target, locked) && (await proof)?.versions.get(target.name) === locked!.version,
-    );
-    if (held || proven || isPinnedAndLocked(target, locked)) {
+    const isHeld = held(target);
+    if (isHeld || proven || isPinnedAndLocked(target, locked)) {
       const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked!, withFiles, config.limits);
       const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked!.files?.[c.id]);
       if (state.ok && filesComplete) {
-        kept.set(target.name, state.prompt);
         if (proven) savedByList++;
-        options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total: targets.length, fetched: false });
+        options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total, fetched: false });
         // Locked again from the snapshot, which matched its integrity: an id or variables edited
         // in the lockfile by hand is repaired (what `check` tells to run sync for).
         const relocked = lockPrompt(target.name, locked!.selector as Selector | null, state.prompt).entry;
         const entry = relocked.integrity === locked!.integrity ? { ...locked!, ...relocked } : locked!;
-        return { name: target.name, entry };
+        return { name: target.name, entry, kept: state.prompt };
       }
     }
     const reusable: ReadonlyMap<string, ReusableFile> =
@@ -89,18 +164,20 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
         limits: config.limits,
         apiKey: config.apiKey,
         stager: inputs.stager,
-        ...(held ? { exactVersion: exactSelector(locked!.version) } : {}),
+        ...(isHeld ? { exactVersion: exactSelector(locked!.version) } : {}),
       });
       await inputs.onFetched?.(fetched);
-      options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total: targets.length, fetched: true });
+      options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total, fetched: true });
       return { name: target.name, entry: fetched.entry, fetched };
     } catch (error) {
       throw await explainNotFound(error, target, listed);
     }
-  });
-  const next: Lockfile = { lockfileVersion: previous.lockfileVersion, prompts: partial ? { ...previous.prompts } : {} };
-  for (const result of results) next.prompts[result.name] = result.entry;
-  return { next, fetched: results.flatMap((r) => ('fetched' in r && r.fetched ? [r.fetched] : [])), kept, partial, savedByList };
+  }
+}
+
+/** A client without pages (a cached or observed listing): its whole list, as one page. */
+async function* wholeList(client: SyncClient): AsyncGenerator<PromptSummary[], void, undefined> {
+  yield await client.listAll();
 }
 
 /**

@@ -11,46 +11,84 @@ function baseName(raw: string): { name: string; selector: Selector | undefined }
   return { name: basePackageName(parsed), selector: parsed.selector === 'v0' ? 'draft' : parsed.selector };
 }
 
-/** The prompts to sync, with the selector each is requested at. */
-export async function resolveTargets(
-  entries: readonly RequestedEntry[],
-  options: SyncOptions,
-  listed: () => Promise<string[]>,
-): Promise<{ targets: Target[]; partial: boolean }> {
-  if (options.names && options.names.length > 0) {
-    const targets = options.names.map((raw) => {
-      const { name, selector } = baseName(raw);
-      const wanted = selectorFor(entries, name);
-      if (wanted === undefined) {
-        throw new ConfigError(`${name} is not requested by ${options.config.configPath ?? 'the config'}.`, {
-          hint: `Add it first: promptlock add ${raw}`,
-        });
-      }
-      if (selector !== undefined && selector !== wanted) {
-        throw new ConfigError(`${raw} does not match the config, which asks for ${name} at ${wanted ?? 'no selector'}.`, {
-          hint: `Change the config (promptlock add ${raw}) or sync ${name} without a selector.`,
-        });
-      }
-      return { name, selector: wanted };
-    });
-    return { targets, partial: true };
-  }
-  const map = new Map<string, Selector | null>();
-  const needsList = entries.length === 0 || entries.some((e) => e.kind === 'glob');
-  const names = needsList ? await listed() : [];
-  if (entries.length === 0) for (const name of names) map.set(name, 'latest');
-  for (const entry of entries) {
-    if (entry.kind !== 'glob') continue;
-    const matched = names.filter((name) => parsePackageName(name)?.workspace === entry.workspace);
-    if (matched.length === 0) {
-      throw new ServiceError(`${entry.raw} matched no prompt: the service lists none in workspace "${entry.workspace}".`, {
-        code: 'empty_glob',
-        hint: `Check the workspace name, and that your API key can read workspace "${entry.workspace}".`,
+/**
+ * The prompts a partial sync (`sync <names…>`) asks for, each at the selector the config requests
+ * it at; undefined when no names are given. Needs no list.
+ */
+export function namedTargets(entries: readonly RequestedEntry[], options: SyncOptions): Target[] | undefined {
+  if (!options.names || options.names.length === 0) return undefined;
+  return options.names.map((raw) => {
+    const { name, selector } = baseName(raw);
+    const wanted = selectorFor(entries, name);
+    if (wanted === undefined) {
+      throw new ConfigError(`${name} is not requested by ${options.config.configPath ?? 'the config'}.`, {
+        hint: `Add it first: promptlock add ${raw}`,
       });
     }
-    for (const name of matched) if (!map.has(name)) map.set(name, entry.selector);
-  }
-  for (const entry of entries) if (entry.kind === 'exact') map.set(entry.name, entry.selector);
-  const targets = [...map].map(([name, selector]) => ({ name, selector })).sort((a, b) => a.name.localeCompare(b.name));
-  return { targets, partial: false };
+    if (selector !== undefined && selector !== wanted) {
+      throw new ConfigError(`${raw} does not match the config, which asks for ${name} at ${wanted ?? 'no selector'}.`, {
+        hint: `Change the config (promptlock add ${raw}) or sync ${name} without a selector.`,
+      });
+    }
+    return { name, selector: wanted };
+  });
+}
+
+/** The prompts a full sync asks for, discovered as the list's pages arrive (`targetsOf`). */
+export interface ListedTargets {
+  /** Exact entries: known before any list, each at its own selector. */
+  exact: Target[];
+  /** Globs, or no entries at all ("every prompt"): targets come from the list. */
+  needsList: boolean;
+  /**
+   * The targets one page of listed base names adds: each name once over all pages, at the selector
+   * of the first glob of its workspace (in config order), or `latest` when the config has no
+   * entries. A name with an exact entry is not added again: the exact entry wins.
+   */
+  add(names: Iterable<string>): Target[];
+  /** After the last page: a glob that matched no listed prompt is an error. */
+  finish(): void;
+}
+
+/**
+ * The prompts to sync, as a stream over the list: the exact entries at once, the globs' matches
+ * page by page (README, "Performance": gets start with the first page).
+ */
+export function targetsOf(entries: readonly RequestedEntry[]): ListedTargets {
+  const exact = new Map<string, Selector | null>();
+  for (const entry of entries) if (entry.kind === 'exact') exact.set(entry.name, entry.selector);
+  const globs = entries.flatMap((e) => (e.kind === 'glob' ? [e] : []));
+  const everything = entries.length === 0;
+  const matched = new Set<string>(); // workspaces a glob matched in
+  const seen = new Set<string>();
+  return {
+    exact: [...exact].map(([name, selector]) => ({ name, selector })).sort((a, b) => a.name.localeCompare(b.name)),
+    needsList: everything || globs.length > 0,
+    add(names) {
+      const added: Target[] = [];
+      for (const name of names) {
+        if (seen.has(name)) continue;
+        seen.add(name);
+        if (everything) {
+          added.push({ name, selector: 'latest' });
+          continue;
+        }
+        const workspace = parsePackageName(name)?.workspace;
+        const glob = globs.find((g) => g.workspace === workspace);
+        if (!glob) continue;
+        matched.add(glob.workspace);
+        if (!exact.has(name)) added.push({ name, selector: glob.selector });
+      }
+      return added;
+    },
+    finish() {
+      const empty = globs.find((g) => !matched.has(g.workspace));
+      if (empty) {
+        throw new ServiceError(`${empty.raw} matched no prompt: the service lists none in workspace "${empty.workspace}".`, {
+          code: 'empty_glob',
+          hint: `Check the workspace name, and that your API key can read workspace "${empty.workspace}".`,
+        });
+      }
+    },
+  };
 }

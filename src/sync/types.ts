@@ -26,6 +26,11 @@ interface BodySink {
 /** What the sync engine needs of the service client (src/api implements it). */
 export interface SyncClient {
   listAll(): Promise<PromptSummary[]>;
+  /**
+   * The same list page by page, so a sync starts its gets with the first page. Optional: a client
+   * without it (a cached or observed listing) is read through `listAll`, as one page.
+   */
+  listPages?(): AsyncIterable<PromptSummary[]>;
   getPrompt(packageName: string, variables?: Record<string, string>): Promise<Prompt>;
   getContextDownloadUrl(contextId: string): Promise<ContextDownload>;
   /** A download written to `sink` as it arrives (a staged file), never held whole in memory. */

@@ -73,6 +73,8 @@ function appView(entry: Shared, client: SyncClient): SyncClient {
   return {
     ...client,
     listAll: () => (entry.list ??= client.listAll()),
+    // No pages: the sync reads the one cached listing through listAll, so the run lists once.
+    listPages: undefined,
     getPrompt: (packageName, variables) => {
       const key = JSON.stringify([packageName, variables ?? {}]);
       let prompt = entry.prompts.get(key);

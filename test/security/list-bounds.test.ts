@@ -62,7 +62,8 @@ describe('an endless list', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('more than 3 pages');
     expect(run.stderr).toContain('option "limits.listPages" in the config');
-    expect(service.count('/v1/prompts')).toBe(3);
+    // List pages only (gets of the listed names start with the first page and are not counted here).
+    expect(service.count('/v1/prompts?')).toBe(3);
     expect(await storeTree(dir)).toEqual({});
   });
 });
