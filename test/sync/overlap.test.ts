@@ -135,6 +135,26 @@ describe('gets start with the first list page', () => {
     expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: dir })).code).toBe(0);
   });
 
+  it('plain progress counts against the whole total, once the last page has come', async () => {
+    const { upstream } = await servedFolder();
+    const dir = await project({ baseUrl: upstream.url, prompts: ['@bulk/*'], ...files });
+    const run = await runBuiltCli(['sync'], { cwd: dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stderr.split('\n');
+    const listing = lines.indexOf('Listing prompts…');
+    const fetching = lines.indexOf(`Fetching ${COUNT} prompts…`);
+    expect(listing).toBeGreaterThanOrEqual(0);
+    expect(fetching).toBeGreaterThan(listing);
+    // Prompts resolved before the total was known print no count of their own.
+    const counts = lines.flatMap((line, at) => (/^\s+\d+\/\d+$/.test(line) ? [{ line: line.trim(), at }] : []));
+    expect(counts.length).toBeGreaterThan(0);
+    for (const { line, at } of counts) {
+      expect(line).toMatch(new RegExp(`/${COUNT}$`));
+      expect(at).toBeGreaterThan(fetching);
+    }
+    expect(counts.at(-1)?.line).toBe(`${COUNT}/${COUNT}`);
+  });
+
   it('a floating prompt is proven by the page that names it, before the later pages come', async () => {
     const { upstream } = await servedFolder('versioned');
     // Exact entries only: the list is needed just for the proof. One on page 1, one on page 5.
