@@ -126,8 +126,9 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
     waiting.clear();
     if (needsList) options.onEvent?.({ type: 'phase', phase: 'fetch', total });
   }
-  // Sorted by name, so neither the order of the pages nor of the answers changes any output.
-  const results = (await pool.finish()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // In the order of names (as the targets were before they streamed), so neither the order of the
+  // pages nor of the answers changes any output.
+  const results = (await pool.finish()).sort((a, b) => a.name.localeCompare(b.name));
   const next: Lockfile = { lockfileVersion: previous.lockfileVersion, prompts: partial ? { ...previous.prompts } : {} };
   const kept = new Map<string, Prompt>();
   const fetched: FetchedPrompt[] = [];
