@@ -12,10 +12,12 @@ import { request } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
+import { requestedEntries } from '../../src/config/prompt-entry.js';
 import { sync } from '../../src/library.js';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
+import { targetsOf } from '../../src/sync/resolve-targets.js';
 import type { SyncEvent } from '../../src/sync/types.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
@@ -91,6 +93,27 @@ async function publish(upstream: RunningServer, served: string, indexes: number[
   }
   await upstream.reload();
 }
+
+describe('targetsOf', () => {
+  it('adds each listed name once, page by page: the first glob of its workspace, an exact entry winning', () => {
+    const wanted = targetsOf(requestedEntries(['@a/*:draft', '@a/x:v2', '@b/*', '@a/*', '@c/*']));
+    expect(wanted.needsList).toBe(true);
+    expect(wanted.exact).toEqual([{ name: '@a/x', selector: 'v2' }]);
+    expect(wanted.add(['@a/x', '@a/y', '@z/unasked'])).toEqual([{ name: '@a/y', selector: 'draft' }]);
+    expect(wanted.add(['@a/y', '@b/p'])).toEqual([{ name: '@b/p', selector: 'latest' }]);
+    expect(() => wanted.finish()).toThrow('@c/* matched no prompt: the service lists none in workspace "c".');
+    wanted.add(['@c/q']);
+    expect(() => wanted.finish()).not.toThrow();
+  });
+
+  it('no entries: every listed name at latest; exact entries only: no list needed', () => {
+    expect(targetsOf([]).add(['@a/x', '@b/y'])).toEqual([
+      { name: '@a/x', selector: 'latest' },
+      { name: '@b/y', selector: 'latest' },
+    ]);
+    expect(targetsOf(requestedEntries(['@a/x', '@a/y:latest'])).needsList).toBe(false);
+  });
+});
 
 describe('listPages', () => {
   it('yields each validated page, asking for the next one only when asked', async () => {
