@@ -15,6 +15,7 @@ export default defineConfig({
   clean: false,
   splitting: true,
   shims: false,
+  noExternal: ['zod'],
   // promptlock/schema.json, from the zod config schema (scripts/config-json-schema.ts).
   onSuccess: () => writeConfigJsonSchema('schema.json'),
 });
