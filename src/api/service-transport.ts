@@ -27,14 +27,12 @@ import {
  * `request()` (undici's lib/api), repeated below; undici 7 has no exports map, so these paths are
  * importable, and the dependency is pinned to 7.x.
  */
-function loadUndici(): { Pool: typeof Pool; Agent: typeof Agent } {
+function undici(): { Pool: typeof Pool; Agent: typeof Agent } {
   const load = createRequire(import.meta.url);
   const dispatcher = load('undici/lib/dispatcher/dispatcher.js') as { prototype: Partial<Dispatcher> };
   if (typeof dispatcher.prototype.request !== 'function') Object.assign(dispatcher.prototype, load('undici/lib/api/index.js'));
   return { Pool: load('undici/lib/dispatcher/pool.js') as typeof Pool, Agent: load('undici/lib/dispatcher/agent.js') as typeof Agent };
 }
-
-let undici: ReturnType<typeof loadUndici> | undefined;
 
 export interface TransportOptions {
   baseUrl: string;
@@ -89,8 +87,7 @@ export class ServiceTransport {
 
   constructor(private readonly options: TransportOptions) {
     const origin = new URL(options.baseUrl).origin;
-    undici ??= loadUndici();
-    this.pool = new undici.Pool(origin, { connections: options.concurrency, keepAliveTimeout: 30_000, pipelining: 1 });
+    this.pool = new (undici().Pool)(origin, { connections: options.concurrency, keepAliveTimeout: 30_000, pipelining: 1 });
     this.limiter = new ConcurrencyLimiter(options.concurrency);
     this.errorContext = { baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs };
   }
@@ -105,7 +102,7 @@ export class ServiceTransport {
 
   /** A download from a pre-signed address: never authenticated, not paced. */
   download<T>(exchange: Exchange<T>, origin: string): Promise<T> {
-    this.downloads ??= new (undici ??= loadUndici()).Agent({ connections: this.options.concurrency, keepAliveTimeout: 10_000 });
+    this.downloads ??= new (undici().Agent)({ connections: this.options.concurrency, keepAliveTimeout: 10_000 });
     return this.execute(exchange, this.downloads, origin, { 'user-agent': `promptlock/${VERSION}` }, false);
   }
 
