@@ -1,9 +1,15 @@
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError } from '../errors.js';
+import { findKeyIn } from '../secrets.js';
+import { ensureWorkDir, WORK_DIR_NAME } from '../store/work-dir.js';
+import { writeFileAtomic } from '../util/write-file-atomic.js';
+import { VERSION } from '../version.js';
 import { defineConfig } from './define-config.js';
+import { rejectApiKey } from './reject-api-key.js';
 
 /** Where cosmiconfig looks in each folder, first match wins (README.md, "Configuration"). */
 export const CONFIG_FILE_NAMES = [
@@ -229,20 +235,84 @@ function codeFrame(text: string, line: number, column: number): string | undefin
  * Loads .ts/.mts/.js/.mjs through jiti, so a TypeScript config can import other .ts files and
  * `import { defineConfig } from 'promptlock'` works even where the project has no
  * node_modules/promptlock (e.g. run through npx): that import is served from this very module.
+ * A config that imports nothing but promptlock is transpiled once: the code is kept in
+ * `.promptlock/config-cache.js`, keyed by the file's content, and later runs evaluate it without
+ * jiti (README, "Performance").
  */
 const loadModule: Loader = async (filepath, content) => {
   const plain = await loadPlainConfig(content);
   if (plain.ok) return plain.value;
+  const cached = await loadCachedConfig(filepath, content);
+  if (cached.ok) return cached.value;
   // jiti costs ~0.1 s to import: load it only for configs that need it.
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(filepath, {
-    moduleCache: false,
-    interopDefault: true,
-    virtualModules: { promptlock: { defineConfig, default: { defineConfig } } },
-  });
+  const promptlock = { defineConfig, default: { defineConfig } };
+  const jiti = createJiti(filepath, { moduleCache: false, interopDefault: true, virtualModules: { promptlock } });
   const exported = await jiti.import<unknown>(filepath, { default: true });
-  return typeof exported === 'function' ? await (exported as () => unknown)() : exported;
+  const value = typeof exported === 'function' ? await (exported as () => unknown)() : exported;
+  await saveConfigCache(filepath, content, value, () =>
+    jiti.transform({ source: content, filename: filepath, ts: /\.m?ts$/.test(filepath), async: true }),
+  );
+  return value;
 };
+
+/** Revision of the cached code's form: bump when the evaluation below changes. */
+const CONFIG_CACHE_REVISION = 1;
+const CONFIG_CACHE_FILE = 'config-cache.js';
+/** How jiti's transpiled code asks for promptlock (the only import a cached config may have). */
+const JITI_PROMPTLOCK_IMPORT = /\bawait jitiImport\("promptlock"\)/g;
+/** Anything else that reaches outside the code itself: such configs are left to jiti every time. */
+const NEEDS_MODULES = /\bjiti\w*|\brequire\b|\bimport\b|\bmodule\b|__dirname|__filename/;
+
+function configCachePath(filepath: string): string {
+  return path.join(path.dirname(filepath), WORK_DIR_NAME, CONFIG_CACHE_FILE);
+}
+
+/** The first line of the cache file: the revision, jiti's and promptlock's, and the config's path and content. */
+function configCacheKey(filepath: string, content: string): string {
+  const digest = createHash('sha256').update(`${VERSION}\0${filepath}\0${content}`).digest('base64url');
+  return `// promptlock config cache ${CONFIG_CACHE_REVISION} ${digest}`;
+}
+
+/**
+ * The config evaluated from its cached transpiled code, or `{ ok: false }` when there is no cache
+ * for this content, or the cache is damaged, or the code throws (jiti then loads the file and
+ * reports the error as it always has).
+ */
+async function loadCachedConfig(filepath: string, content: string): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  const text = await readFile(configCachePath(filepath), 'utf8').catch(() => undefined);
+  const key = configCacheKey(filepath, content);
+  if (!text?.startsWith(`${key}\n`)) return { ok: false };
+  try {
+    const run = new AsyncFunction('exports', 'jitiImport', `${text.slice(key.length + 1)}\n;return exports;`);
+    const exports = (await run({}, async (name: string) => {
+      if (name !== 'promptlock') throw new Error(`unexpected import ${name}`);
+      return { defineConfig, default: { defineConfig } };
+    })) as Record<string, unknown>;
+    const exported = 'default' in exports ? exports.default : exports;
+    return { ok: true, value: typeof exported === 'function' ? await (exported as () => unknown)() : exported };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * Keeps the transpiled code of a config that needs no module but promptlock. Never a config that
+ * holds an API key (refused on load anyway; the cache holds code, never a value of the environment
+ * or of .env files). Best effort: a folder that cannot be written only means no cache.
+ */
+async function saveConfigCache(filepath: string, content: string, value: unknown, transform: () => string): Promise<void> {
+  try {
+    if (findKeyIn(content)) return;
+    rejectApiKey(value, filepath);
+    const code = transform();
+    if (NEEDS_MODULES.test(code.replace(JITI_PROMPTLOCK_IMPORT, ''))) return;
+    await ensureWorkDir(path.dirname(filepath));
+    await writeFileAtomic(configCachePath(filepath), `${configCacheKey(filepath, content)}\n${code}`);
+  } catch {
+    // No cache: the next run transpiles again.
+  }
+}
 
 /** `import { defineConfig } from 'promptlock'` (or `import type …`) on a line of its own. */
 const PROMPTLOCK_IMPORT =
