@@ -96,7 +96,8 @@ describe('loading a config without jiti', () => {
 });
 
 describe('the transpiled-config cache', () => {
-  const typed = (list: string) => `import { defineConfig } from 'promptlock';\n\nconst prompts: string[] = [${list}];\n\nexport default defineConfig({ prompts });\n`;
+  const typed = (list: string) =>
+    `import { defineConfig } from 'promptlock';\n\nconst prompts: string[] = [${list}];\n\nexport default defineConfig({ prompts });\n`;
   const cacheFile = (dir: string) => path.join(dir, '.promptlock', 'config-cache.js');
 
   it('transpiles a config that imports only promptlock once; the next run evaluates the cached code without jiti', async () => {
