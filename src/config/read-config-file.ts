@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
+import type { Loader } from 'cosmiconfig';
 import { ConfigError } from '../errors.js';
 import { findKeyIn } from '../secrets.js';
 import { ensureWorkDir, WORK_DIR_NAME } from '../store/work-dir.js';
@@ -27,19 +27,14 @@ export interface ConfigFile {
   config: unknown;
 }
 
+/** What cosmiconfig answers, and what the direct path below answers in its place. */
+type SearchResult = { config: unknown; filepath: string; isEmpty?: boolean } | null;
+
 /**
  * Finds the config from `cwd` upward (stopping at the nearest package.json folder), or loads
  * `configPath` (relative to `cwd`). Returns undefined when no config exists.
  */
 export async function readConfigFile(cwd: string, configPath?: string): Promise<ConfigFile | undefined> {
-  const explorer = cosmiconfig('promptlock', {
-    searchPlaces: [...CONFIG_FILE_NAMES],
-    packageProp: 'promptlock',
-    searchStrategy: 'project',
-    // Watch mode reloads the same file: never serve a stale result.
-    cache: false,
-    loaders: { '.ts': loadModule, '.mts': loadModule, '.js': loadModule, '.mjs': loadModule, '.json': defaultLoaders['.json'] },
-  });
   if (configPath !== undefined) {
     const filepath = path.resolve(cwd, configPath);
     if (!existsSync(filepath) || !statSync(filepath).isFile()) {
@@ -53,16 +48,115 @@ export async function readConfigFile(cwd: string, configPath?: string): Promise<
         hint: 'Use a .ts, .mts, .js, .mjs or .json file, or a "promptlock" key in package.json.',
       });
     }
-    return settle(() => explorer.load(filepath), filepath, true);
+    return settle(
+      async () => {
+        const direct = path.basename(filepath) === 'package.json' ? UNSURE : await readDirect(filepath, true);
+        return direct !== UNSURE ? direct : (await explorer()).load(filepath);
+      },
+      filepath,
+      true,
+    );
   }
-  return settle(() => explorer.search(cwd), undefined, false);
+  return settle(
+    async () => {
+      const direct = await searchDirect(path.resolve(cwd));
+      return direct !== UNSURE ? direct : (await explorer()).search(cwd);
+    },
+    undefined,
+    false,
+  );
 }
 
-async function settle(
-  run: () => Promise<{ config: unknown; filepath: string; isEmpty?: boolean } | null>,
-  filepath: string | undefined,
-  explicit: boolean,
-): Promise<ConfigFile | undefined> {
+/** cosmiconfig set up as the search above mirrors; imported only when that search is unsure. */
+async function explorer() {
+  const { cosmiconfig, defaultLoaders } = await import('cosmiconfig');
+  return cosmiconfig('promptlock', {
+    searchPlaces: [...CONFIG_FILE_NAMES],
+    packageProp: 'promptlock',
+    searchStrategy: 'project',
+    // Watch mode reloads the same file: never serve a stale result.
+    cache: false,
+    loaders: { '.ts': loadModule, '.mts': loadModule, '.js': loadModule, '.mjs': loadModule, '.json': defaultLoaders['.json'] },
+  });
+}
+
+/** The direct path cannot answer exactly as cosmiconfig would: cosmiconfig decides (and reports). */
+const UNSURE = Symbol('unsure');
+
+/**
+ * cosmiconfig's search (`searchStrategy: 'project'`), done directly: in each folder from `cwd` up,
+ * the search places in order, an empty file or a package.json without a "promptlock" key skipped;
+ * the search ends in the first folder holding a package.json (or package.yaml). It spares loading
+ * cosmiconfig and its JSON parser with every command (README, "Performance"). Anything it does not
+ * mirror exactly — a cosmiconfig meta config where the process runs, invalid JSON (whose error
+ * cosmiconfig words), a `$import` key — is UNSURE, and cosmiconfig searches as before.
+ */
+async function searchDirect(cwd: string): Promise<SearchResult | typeof UNSURE> {
+  const processDir = process.cwd();
+  if (existsSync(path.join(processDir, '.config')) || existsSync(path.join(processDir, 'package.yaml'))) return UNSURE;
+  const processPackage = await readFile(path.join(processDir, 'package.json'), 'utf8').catch(() => undefined);
+  if (processPackage?.includes('"cosmiconfig"')) {
+    try {
+      if ((JSON.parse(processPackage) as { cosmiconfig?: unknown } | null)?.cosmiconfig !== undefined) return UNSURE;
+    } catch {
+      return UNSURE;
+    }
+  }
+  for (let dir = cwd; ; dir = path.dirname(dir)) {
+    for (const name of CONFIG_FILE_NAMES) {
+      const result = await readDirect(path.join(dir, name), false);
+      if (result !== null) return result;
+    }
+    if (existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, 'package.yaml'))) return null;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+/**
+ * One file as cosmiconfig reads it: null when the search goes on past it (missing, unreadable,
+ * empty, a package.json without the key), else its config.
+ */
+async function readDirect(filepath: string, explicit: boolean): Promise<SearchResult | typeof UNSURE> {
+  let content: string;
+  try {
+    content = await readFile(filepath, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!explicit && (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'EACCES')) return null;
+    return UNSURE;
+  }
+  let config: unknown;
+  if (content.trim() === '') {
+    config = undefined;
+  } else if (filepath.endsWith('.json')) {
+    try {
+      config = JSON.parse(content);
+    } catch {
+      return UNSURE;
+    }
+    if (path.basename(filepath) === 'package.json') {
+      if (config === null || typeof config !== 'object') return UNSURE;
+      config = (config as Record<string, unknown>).promptlock;
+      if (config === undefined || config === null) return null;
+    }
+  } else {
+    try {
+      config = await loadModule(filepath, content);
+    } catch (error) {
+      // As cosmiconfig marks a loader's error, so the message names the file.
+      if (error !== null && typeof error === 'object') (error as { filepath?: string }).filepath = filepath;
+      throw error;
+    }
+  }
+  if (config !== null && typeof config === 'object' && Object.hasOwn(config, '$import')) return UNSURE;
+  // cosmiconfig: an empty result is skipped by the search (and is a config of defaults when named);
+  // null goes on searching (and, named, is a config of defaults too: see settle).
+  if (config === null) return null;
+  if (config === undefined) return explicit ? { filepath, config: undefined, isEmpty: true } : null;
+  return { filepath, config };
+}
+
+async function settle(run: () => Promise<SearchResult>, filepath: string | undefined, explicit: boolean): Promise<ConfigFile | undefined> {
   try {
     const result = await run();
     if (!result) {
