@@ -21,7 +21,9 @@ export default defineConfig({
   // never starts Node's CommonJS loader. The packages stay dependencies (their types are used).
   noExternal: ['zod', 'commander', 'picocolors'],
   // What the bundled CommonJS needs to require Node's built-in modules from an ES module.
-  banner: { js: "import { createRequire as __promptlockRequire } from 'node:module';\nconst require = __promptlockRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __promptlockRequire } from 'node:module';\nconst require = __promptlockRequire(import.meta.url);",
+  },
   // promptlock/schema.json, from the zod config schema (scripts/config-json-schema.ts).
   onSuccess: () => writeConfigJsonSchema('schema.json'),
 });
