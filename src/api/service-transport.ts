@@ -23,14 +23,15 @@ import {
 /**
  * undici's Pool and Agent, loaded without undici's index: the index also loads fetch, WebSocket,
  * EventSource, the cache stores and the mock agents, ~45 ms of start-up for two classes
- * (README.md, "Performance"). The index's one effect that matters here is giving dispatchers their
- * `request()` (undici's lib/api), repeated below; undici 7 has no exports map, so these paths are
- * importable, and the dependency is pinned to 7.x.
+ * (README.md, "Performance"). The index's one effect that matters here is giving dispatchers
+ * their `request()` (undici's lib/api/api-request.js, the only call of its API promptlock makes),
+ * repeated below; undici 7 has no exports map, so these paths are importable, and the dependency
+ * is pinned to 7.x.
  */
 function undici(): { Pool: typeof Pool; Agent: typeof Agent } {
   const load = createRequire(import.meta.url);
   const dispatcher = load('undici/lib/dispatcher/dispatcher.js') as { prototype: Partial<Dispatcher> };
-  if (typeof dispatcher.prototype.request !== 'function') Object.assign(dispatcher.prototype, load('undici/lib/api/index.js'));
+  dispatcher.prototype.request ??= load('undici/lib/api/api-request.js') as Dispatcher['request'];
   return { Pool: load('undici/lib/dispatcher/pool.js') as typeof Pool, Agent: load('undici/lib/dispatcher/agent.js') as typeof Agent };
 }
 
