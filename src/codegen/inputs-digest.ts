@@ -73,7 +73,7 @@ export interface SealCheck {
   /** The number of prompts the banner records. */
   count: number;
   /** Where the text after the seal starts: the bytes from here to the end go to `update`. */
-  restOffset: number;
+  offset: number;
   update(bytes: Uint8Array): void;
   /** True when the bytes given match the seal: the module is exactly as it was generated. */
   matches(): boolean;
@@ -82,7 +82,7 @@ export interface SealCheck {
 /**
  * Reads the banner from the first bytes of a module (at least BANNER_BYTES of them, or the whole
  * file when shorter): undefined when there is no inputs line or no seal (a module of an earlier
- * promptlock). The caller feeds the bytes from `restOffset` to the end of the file to `update`.
+ * promptlock). The caller feeds the bytes from `offset` to the end of the file to `update`.
  */
 export function checkSeal(head: Buffer): SealCheck | undefined {
   // Latin-1, so string offsets are byte offsets (the banner itself is ASCII).
@@ -94,7 +94,7 @@ export function checkSeal(head: Buffer): SealCheck | undefined {
   return {
     digest: match[1]!,
     count: Number(match[2]),
-    restOffset: end,
+    offset: end,
     update: (bytes) => void hash.update(bytes),
     matches: () => `sha256-${hash.digest('base64')}` === match[4],
   };

@@ -6,12 +6,12 @@
  */
 
 import type { CompiledFunctions } from '../codegen/generate-module.js';
-import { inputsDigest } from '../codegen/inputs-digest.js';
+import { checkSeal, inputsDigest, SEAL_HEAD_BYTES } from '../codegen/inputs-digest.js';
 import { type ModuleOptions, moduleFormat, optionsKey } from '../codegen/module-format.js';
 import { runtimeSource } from '../codegen/runtime-source.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
-import { readSealedModule, writeIfChanged } from '../store/module-file.js';
+import { scanModuleFile, writeIfChanged } from '../store/module-file.js';
 import { readLockfileBytes } from '../store/read-lockfile-text.js';
 import type { SnapshotCache, StoreLocation } from '../store/read-store.js';
 import { displayPath } from '../util/display-path.js';
@@ -98,8 +98,18 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     // generated (its seal) from these inputs.
     const { declarationPath } = moduleFormat(outputPath);
     const digest = inputsDigest(lockfileBytes, runtimeSource() + optionsKey(options));
+    // The banner alone tells a module generated from other inputs; only the rest of one generated
+    // from these is read (in pieces) to check its seal.
     const counts = await Promise.all(
-      [outputPath, declarationPath].filter((file) => file !== undefined).map((file) => readSealedModule(file, digest)),
+      [outputPath, declarationPath]
+        .filter((file) => file !== undefined)
+        .map(async (file) => {
+          const seal = await scanModuleFile(file, SEAL_HEAD_BYTES, (head) => {
+            const found = checkSeal(head);
+            return found?.digest === digest ? found : undefined;
+          });
+          return seal?.matches() ? seal.count : undefined;
+        }),
     );
     if (counts.every((count) => count !== undefined)) {
       return { outputPath, written: false, count: counts[0]!, mismatched: [] };
