@@ -143,7 +143,10 @@ async function readDirect(filepath: string, explicit: boolean): Promise<SearchRe
     try {
       config = await loadModule(filepath, content);
     } catch (error) {
-      // As cosmiconfig marks a loader's error, so the message names the file.
+      // cosmiconfig's search goes on past these codes whatever threw them, and marks a loader's
+      // error with its file, so the message names it.
+      const code = (error as NodeJS.ErrnoException | null)?.code;
+      if (!explicit && (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'EACCES')) return null;
       if (error !== null && typeof error === 'object') (error as { filepath?: string }).filepath = filepath;
       throw error;
     }
@@ -362,7 +365,7 @@ function configCachePath(filepath: string): string {
   return path.join(path.dirname(filepath), WORK_DIR_NAME, CONFIG_CACHE_FILE);
 }
 
-/** The first line of the cache file: the revision, jiti's and promptlock's, and the config's path and content. */
+/** The first line of the cache file: the cache's revision and a digest of promptlock's version and the config's path and content. */
 function configCacheKey(filepath: string, content: string): string {
   const digest = createHash('sha256').update(`${VERSION}\0${filepath}\0${content}`).digest('base64url');
   return `// promptlock config cache ${CONFIG_CACHE_REVISION} ${digest}`;
