@@ -38,7 +38,10 @@ const edits: Array<[string, (text: string) => string]> = [
   ['one character of the body, past the first piece', (t) => `${t.slice(0, 2_500_000)}X${t.slice(2_500_001)}`],
   ['the last character', (t) => `${t.slice(0, -2)}X\n`],
   ['one character of the seal', (t) => t.replace(/; module sha256-(.)/, (_m, c: string) => `; module sha256-${c === 'A' ? 'B' : 'A'}`)],
-  ['the recorded inputs', (t) => t.replace(/promptlock-inputs: sha256-(.)/, (_m, c: string) => `promptlock-inputs: sha256-${c === 'A' ? 'B' : 'A'}`)],
+  [
+    'the recorded inputs',
+    (t) => t.replace(/promptlock-inputs: sha256-(.)/, (_m, c: string) => `promptlock-inputs: sha256-${c === 'A' ? 'B' : 'A'}`),
+  ],
   ['the recorded count', (t) => t.replace(/\(3 prompts\)/, '(4 prompts)')],
   ['a line appended', (t) => `${t}// more\n`],
   ['truncated', (t) => t.slice(0, t.length - 1000)],
