@@ -15,6 +15,15 @@ export default defineConfig({
   clean: false,
   splitting: true,
   shims: false,
+  // Bundled rather than imported from node_modules (README, "Performance"): zod so that esbuild
+  // drops what promptlock does not use (its locales, most of its API); commander and picocolors,
+  // CommonJS packages, so that a command which loads no other CommonJS (`generate`, `--version`)
+  // never starts Node's CommonJS loader. The packages stay dependencies (their types are used).
+  noExternal: ['zod', 'commander', 'picocolors'],
+  // What the bundled CommonJS needs to require Node's built-in modules from an ES module.
+  banner: {
+    js: "import { createRequire as __promptlockRequire } from 'node:module';\nconst require = __promptlockRequire(import.meta.url);",
+  },
   // promptlock/schema.json, from the zod config schema (scripts/config-json-schema.ts).
   onSuccess: () => writeConfigJsonSchema('schema.json'),
 });

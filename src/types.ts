@@ -1,6 +1,6 @@
 /** Types of the Prompt Service's resources (docs/service-interface.md), shared by client and server. */
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 const nullableString = z.string().nullish();
 const nullableNumber = z.number().nullish();

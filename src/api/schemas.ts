@@ -4,7 +4,7 @@
  * rely on. Unknown fields of prompts and list items are kept: snapshots store the prompt as the
  * service returned it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { jsonProblem } from '../prompt-grammar.js';
 import { promptObjectSchema } from '../types.js';

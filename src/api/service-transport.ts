@@ -1,4 +1,5 @@
-import { Agent, type Dispatcher, Pool } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent, Dispatcher, Pool } from 'undici';
 import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { redact } from '../secrets.js';
@@ -18,6 +19,21 @@ import {
   type RequestTarget,
   tooLargeError,
 } from './service-errors.js';
+
+/**
+ * undici's Pool and Agent, loaded without undici's index: the index also loads fetch, WebSocket,
+ * EventSource, the cache stores and the mock agents, ~45 ms of start-up for two classes
+ * (README.md, "Performance"). The index's one effect that matters here is giving dispatchers
+ * their `request()` (undici's lib/api/api-request.js, the only call of its API promptlock makes),
+ * repeated below; undici 7 has no exports map, so these paths are importable, and the dependency
+ * is pinned to 7.x.
+ */
+function undici(): { Pool: typeof Pool; Agent: typeof Agent } {
+  const load = createRequire(import.meta.url);
+  const dispatcher = load('undici/lib/dispatcher/dispatcher.js') as { prototype: Partial<Dispatcher> };
+  dispatcher.prototype.request ??= load('undici/lib/api/api-request.js') as Dispatcher['request'];
+  return { Pool: load('undici/lib/dispatcher/pool.js') as typeof Pool, Agent: load('undici/lib/dispatcher/agent.js') as typeof Agent };
+}
 
 export interface TransportOptions {
   baseUrl: string;
@@ -72,7 +88,7 @@ export class ServiceTransport {
 
   constructor(private readonly options: TransportOptions) {
     const origin = new URL(options.baseUrl).origin;
-    this.pool = new Pool(origin, { connections: options.concurrency, keepAliveTimeout: 30_000, pipelining: 1 });
+    this.pool = new (undici().Pool)(origin, { connections: options.concurrency, keepAliveTimeout: 30_000, pipelining: 1 });
     this.limiter = new ConcurrencyLimiter(options.concurrency);
     this.errorContext = { baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs };
   }
@@ -87,7 +103,7 @@ export class ServiceTransport {
 
   /** A download from a pre-signed address: never authenticated, not paced. */
   download<T>(exchange: Exchange<T>, origin: string): Promise<T> {
-    this.downloads ??= new Agent({ connections: this.options.concurrency, keepAliveTimeout: 10_000 });
+    this.downloads ??= new (undici().Agent)({ connections: this.options.concurrency, keepAliveTimeout: 10_000 });
     return this.execute(exchange, this.downloads, origin, { 'user-agent': `promptlock/${VERSION}` }, false);
   }
 

@@ -6,8 +6,10 @@
  * reports; `promptlock sync --frozen` restores it.)
  *
  * The same line also seals the module: the digest of the module's own text (without the seal), so
- * a module edited by hand, truncated or replaced fails the fast path and is rebuilt. One read and
- * one hash of the file, no snapshot read (README, "Performance", has the figures).
+ * a module edited by hand, truncated or replaced fails the fast path and is rebuilt. The banner is
+ * read first, alone; the rest of the file is read and hashed (in pieces, never held whole) only
+ * when the banner records the expected inputs. No snapshot is read (README, "Performance", has
+ * the figures).
  *
  * The digest is taken over the canonical lockfile text, so the module computes it from its entries
  * alone and the fast path from the file's bytes; a lockfile not in canonical form (hand-formatted)
@@ -18,14 +20,25 @@ import { createHash } from 'node:crypto';
 /** Bump when the emitted code changes for the same inputs, so old modules are rebuilt. */
 const CODEGEN_REVISION = '2';
 
-/** `sha256-…` over the revision, the runtime text and the canonical lockfile text. */
-export function inputsDigest(lockfileText: string, runtime: string): string {
+/**
+ * `sha256-…` over the revision, the runtime text and the canonical lockfile text. The lockfile may
+ * be given as its bytes (UTF-8, as on disk): they are hashed as they are, without decoding them.
+ */
+export function inputsDigest(lockfile: string | Buffer, runtime: string): string {
+  // git may check the lockfile out with CRLF line ends; the canonical text has LF.
+  const canonical =
+    typeof lockfile === 'string'
+      ? lockfile.includes('\r')
+        ? lockfile.replace(/\r\n/g, '\n')
+        : lockfile
+      : lockfile.includes(0x0d)
+        ? lockfile.toString('utf8').replace(/\r\n/g, '\n')
+        : lockfile;
   return `sha256-${createHash('sha256')
     .update(`promptlock codegen ${CODEGEN_REVISION}\n`)
     .update(runtime)
     .update('\n')
-    // git may check the lockfile out with CRLF line ends; the canonical text has LF.
-    .update(lockfileText.includes('\r') ? lockfileText.replace(/\r\n/g, '\n') : lockfileText)
+    .update(canonical)
     .digest('base64')}`;
 }
 
@@ -53,18 +66,39 @@ export function sealModule(text: string): string {
   return `${before}; module ${textDigest(before, after)}${after}`;
 }
 
+/** What a module's banner records, and the running check of its seal over the rest of the file. */
+export interface SealCheck {
+  /** The inputs digest the banner records. */
+  digest: string;
+  /** The number of prompts the banner records. */
+  count: number;
+  /** Where the text after the seal starts: the bytes from here to the end go to `update`. */
+  offset: number;
+  update(bytes: Uint8Array): void;
+  /** True when the bytes given match the seal: the module is exactly as it was generated. */
+  matches(): boolean;
+}
+
 /**
- * The inputs recorded in a module's text when its seal matches the text (not edited since it was
- * generated), or undefined: no inputs line, no seal (a module of an earlier promptlock), or a text
- * that differs from what was sealed.
+ * Reads the banner from the first bytes of a module (at least BANNER_BYTES of them, or the whole
+ * file when shorter): undefined when there is no inputs line or no seal (a module of an earlier
+ * promptlock). The caller feeds the bytes from `offset` to the end of the file to `update`.
  */
-export function readSealedInputs(bytes: Buffer): { digest: string; count: number } | undefined {
+export function checkSeal(head: Buffer): SealCheck | undefined {
   // Latin-1, so string offsets are byte offsets (the banner itself is ASCII).
-  const match = INPUTS_LINE.exec(bytes.subarray(0, BANNER_BYTES).toString('latin1'));
+  const match = INPUTS_LINE.exec(head.subarray(0, BANNER_BYTES).toString('latin1'));
   if (!match?.[3]) return undefined;
   const end = match.index + match[0].length;
   const sealStart = end - match[3].length;
-  // Hashing the bytes as read: decoding 10 MB to a string first costs several times the hash.
-  if (textDigest(bytes.subarray(0, sealStart), bytes.subarray(end)) !== match[4]) return undefined;
-  return { digest: match[1]!, count: Number(match[2]) };
+  const hash = createHash('sha256').update(head.subarray(0, sealStart));
+  return {
+    digest: match[1]!,
+    count: Number(match[2]),
+    offset: end,
+    update: (bytes) => void hash.update(bytes),
+    matches: () => `sha256-${hash.digest('base64')}` === match[4],
+  };
 }
+
+/** How many first bytes of a module `checkSeal` needs. */
+export const SEAL_HEAD_BYTES = BANNER_BYTES;

@@ -1,9 +1,15 @@
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
+import type { Loader } from 'cosmiconfig';
 import { ConfigError } from '../errors.js';
+import { findKeyIn } from '../secrets.js';
+import { ensureWorkDir, WORK_DIR_NAME } from '../store/work-dir.js';
+import { writeFileAtomic } from '../util/write-file-atomic.js';
+import { VERSION } from '../version.js';
 import { defineConfig } from './define-config.js';
+import { rejectApiKey } from './reject-api-key.js';
 
 /** Where cosmiconfig looks in each folder, first match wins (README.md, "Configuration"). */
 export const CONFIG_FILE_NAMES = [
@@ -21,19 +27,14 @@ export interface ConfigFile {
   config: unknown;
 }
 
+/** What cosmiconfig answers, and what the direct path below answers in its place. */
+type SearchResult = { config: unknown; filepath: string; isEmpty?: boolean } | null;
+
 /**
  * Finds the config from `cwd` upward (stopping at the nearest package.json folder), or loads
  * `configPath` (relative to `cwd`). Returns undefined when no config exists.
  */
 export async function readConfigFile(cwd: string, configPath?: string): Promise<ConfigFile | undefined> {
-  const explorer = cosmiconfig('promptlock', {
-    searchPlaces: [...CONFIG_FILE_NAMES],
-    packageProp: 'promptlock',
-    searchStrategy: 'project',
-    // Watch mode reloads the same file: never serve a stale result.
-    cache: false,
-    loaders: { '.ts': loadModule, '.mts': loadModule, '.js': loadModule, '.mjs': loadModule, '.json': defaultLoaders['.json'] },
-  });
   if (configPath !== undefined) {
     const filepath = path.resolve(cwd, configPath);
     if (!existsSync(filepath) || !statSync(filepath).isFile()) {
@@ -47,16 +48,118 @@ export async function readConfigFile(cwd: string, configPath?: string): Promise<
         hint: 'Use a .ts, .mts, .js, .mjs or .json file, or a "promptlock" key in package.json.',
       });
     }
-    return settle(() => explorer.load(filepath), filepath, true);
+    return settle(
+      async () => {
+        const direct = path.basename(filepath) === 'package.json' ? UNSURE : await readDirect(filepath, true);
+        return direct !== UNSURE ? direct : (await explorer()).load(filepath);
+      },
+      filepath,
+      true,
+    );
   }
-  return settle(() => explorer.search(cwd), undefined, false);
+  return settle(
+    async () => {
+      const direct = await searchDirect(path.resolve(cwd));
+      return direct !== UNSURE ? direct : (await explorer()).search(cwd);
+    },
+    undefined,
+    false,
+  );
 }
 
-async function settle(
-  run: () => Promise<{ config: unknown; filepath: string; isEmpty?: boolean } | null>,
-  filepath: string | undefined,
-  explicit: boolean,
-): Promise<ConfigFile | undefined> {
+/** cosmiconfig set up as the search above mirrors; imported only when that search is unsure. */
+async function explorer() {
+  const { cosmiconfig, defaultLoaders } = await import('cosmiconfig');
+  return cosmiconfig('promptlock', {
+    searchPlaces: [...CONFIG_FILE_NAMES],
+    packageProp: 'promptlock',
+    searchStrategy: 'project',
+    // Watch mode reloads the same file: never serve a stale result.
+    cache: false,
+    loaders: { '.ts': loadModule, '.mts': loadModule, '.js': loadModule, '.mjs': loadModule, '.json': defaultLoaders['.json'] },
+  });
+}
+
+/** The direct path cannot answer exactly as cosmiconfig would: cosmiconfig decides (and reports). */
+const UNSURE = Symbol('unsure');
+
+/**
+ * cosmiconfig's search (`searchStrategy: 'project'`), done directly: in each folder from `cwd` up,
+ * the search places in order, an empty file or a package.json without a "promptlock" key skipped;
+ * the search ends in the first folder holding a package.json (or package.yaml). It spares loading
+ * cosmiconfig and its JSON parser with every command (README, "Performance"). Anything it does not
+ * mirror exactly — a cosmiconfig meta config where the process runs, invalid JSON (whose error
+ * cosmiconfig words), a `$import` key — is UNSURE, and cosmiconfig searches as before.
+ */
+async function searchDirect(cwd: string): Promise<SearchResult | typeof UNSURE> {
+  const processDir = process.cwd();
+  if (existsSync(path.join(processDir, '.config')) || existsSync(path.join(processDir, 'package.yaml'))) return UNSURE;
+  const processPackage = await readFile(path.join(processDir, 'package.json'), 'utf8').catch(() => undefined);
+  if (processPackage?.includes('"cosmiconfig"')) {
+    try {
+      if ((JSON.parse(processPackage) as { cosmiconfig?: unknown } | null)?.cosmiconfig !== undefined) return UNSURE;
+    } catch {
+      return UNSURE;
+    }
+  }
+  for (let dir = cwd; ; dir = path.dirname(dir)) {
+    for (const name of CONFIG_FILE_NAMES) {
+      const result = await readDirect(path.join(dir, name), false);
+      if (result !== null) return result;
+    }
+    if (existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, 'package.yaml'))) return null;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+/**
+ * One file as cosmiconfig reads it: null when the search goes on past it (missing, unreadable,
+ * empty, a package.json without the key), else its config.
+ */
+async function readDirect(filepath: string, explicit: boolean): Promise<SearchResult | typeof UNSURE> {
+  let content: string;
+  try {
+    content = await readFile(filepath, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!explicit && (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'EACCES')) return null;
+    return UNSURE;
+  }
+  let config: unknown;
+  if (content.trim() === '') {
+    config = undefined;
+  } else if (filepath.endsWith('.json')) {
+    try {
+      config = JSON.parse(content);
+    } catch {
+      return UNSURE;
+    }
+    if (path.basename(filepath) === 'package.json') {
+      if (config === null || typeof config !== 'object') return UNSURE;
+      config = (config as Record<string, unknown>).promptlock;
+      if (config === undefined || config === null) return null;
+    }
+  } else {
+    try {
+      config = await loadModule(filepath, content);
+    } catch (error) {
+      // cosmiconfig's search goes on past these codes whatever threw them, and marks a loader's
+      // error with its file, so the message names it.
+      const code = (error as NodeJS.ErrnoException | null)?.code;
+      if (!explicit && (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'EACCES')) return null;
+      if (error !== null && typeof error === 'object') (error as { filepath?: string }).filepath = filepath;
+      throw error;
+    }
+  }
+  if (config !== null && typeof config === 'object' && Object.hasOwn(config, '$import')) return UNSURE;
+  // cosmiconfig: an empty result is skipped by the search (and is a config of defaults when named);
+  // null goes on searching (and, named, is a config of defaults too: see settle).
+  if (config === null) return null;
+  if (config === undefined) return explicit ? { filepath, config: undefined, isEmpty: true } : null;
+  return { filepath, config };
+}
+
+async function settle(run: () => Promise<SearchResult>, filepath: string | undefined, explicit: boolean): Promise<ConfigFile | undefined> {
   try {
     const result = await run();
     if (!result) {
@@ -229,20 +332,84 @@ function codeFrame(text: string, line: number, column: number): string | undefin
  * Loads .ts/.mts/.js/.mjs through jiti, so a TypeScript config can import other .ts files and
  * `import { defineConfig } from 'promptlock'` works even where the project has no
  * node_modules/promptlock (e.g. run through npx): that import is served from this very module.
+ * A config that imports nothing but promptlock is transpiled once: the code is kept in
+ * `.promptlock/config-cache.js`, keyed by the file's content, and later runs evaluate it without
+ * jiti (README, "Performance").
  */
 const loadModule: Loader = async (filepath, content) => {
   const plain = await loadPlainConfig(content);
   if (plain.ok) return plain.value;
+  const cached = await loadCachedConfig(filepath, content);
+  if (cached.ok) return cached.value;
   // jiti costs ~0.1 s to import: load it only for configs that need it.
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(filepath, {
-    moduleCache: false,
-    interopDefault: true,
-    virtualModules: { promptlock: { defineConfig, default: { defineConfig } } },
-  });
+  const promptlock = { defineConfig, default: { defineConfig } };
+  const jiti = createJiti(filepath, { moduleCache: false, interopDefault: true, virtualModules: { promptlock } });
   const exported = await jiti.import<unknown>(filepath, { default: true });
-  return typeof exported === 'function' ? await (exported as () => unknown)() : exported;
+  const value = typeof exported === 'function' ? await (exported as () => unknown)() : exported;
+  await saveConfigCache(filepath, content, value, () =>
+    jiti.transform({ source: content, filename: filepath, ts: /\.m?ts$/.test(filepath), async: true }),
+  );
+  return value;
 };
+
+/** Revision of the cached code's form: bump when the evaluation below changes. */
+const CONFIG_CACHE_REVISION = 1;
+const CONFIG_CACHE_FILE = 'config-cache.js';
+/** How jiti's transpiled code asks for promptlock (the only import a cached config may have). */
+const JITI_PROMPTLOCK_IMPORT = /\bawait jitiImport\("promptlock"\)/g;
+/** Anything else that reaches outside the code itself: such configs are left to jiti every time. */
+const NEEDS_MODULES = /\bjiti\w*|\brequire\b|\bimport\b|\bmodule\b|__dirname|__filename/;
+
+function configCachePath(filepath: string): string {
+  return path.join(path.dirname(filepath), WORK_DIR_NAME, CONFIG_CACHE_FILE);
+}
+
+/** The first line of the cache file: the cache's revision and a digest of promptlock's version and the config's path and content. */
+function configCacheKey(filepath: string, content: string): string {
+  const digest = createHash('sha256').update(`${VERSION}\0${filepath}\0${content}`).digest('base64url');
+  return `// promptlock config cache ${CONFIG_CACHE_REVISION} ${digest}`;
+}
+
+/**
+ * The config evaluated from its cached transpiled code, or `{ ok: false }` when there is no cache
+ * for this content, or the cache is damaged, or the code throws (jiti then loads the file and
+ * reports the error as it always has).
+ */
+async function loadCachedConfig(filepath: string, content: string): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  const text = await readFile(configCachePath(filepath), 'utf8').catch(() => undefined);
+  const key = configCacheKey(filepath, content);
+  if (!text?.startsWith(`${key}\n`)) return { ok: false };
+  try {
+    const run = new AsyncFunction('exports', 'jitiImport', `${text.slice(key.length + 1)}\n;return exports;`);
+    const exports = (await run({}, async (name: string) => {
+      if (name !== 'promptlock') throw new Error(`unexpected import ${name}`);
+      return { defineConfig, default: { defineConfig } };
+    })) as Record<string, unknown>;
+    const exported = 'default' in exports ? exports.default : exports;
+    return { ok: true, value: typeof exported === 'function' ? await (exported as () => unknown)() : exported };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * Keeps the transpiled code of a config that needs no module but promptlock. Never a config that
+ * holds an API key (refused on load anyway; the cache holds code, never a value of the environment
+ * or of .env files). Best effort: a folder that cannot be written only means no cache.
+ */
+async function saveConfigCache(filepath: string, content: string, value: unknown, transform: () => string): Promise<void> {
+  try {
+    if (findKeyIn(content)) return;
+    rejectApiKey(value, filepath);
+    const code = transform();
+    if (NEEDS_MODULES.test(code.replace(JITI_PROMPTLOCK_IMPORT, ''))) return;
+    await ensureWorkDir(path.dirname(filepath));
+    await writeFileAtomic(configCachePath(filepath), `${configCacheKey(filepath, content)}\n${code}`);
+  } catch {
+    // No cache: the next run transpiles again.
+  }
+}
 
 /** `import { defineConfig } from 'promptlock'` (or `import type …`) on a line of its own. */
 const PROMPTLOCK_IMPORT =

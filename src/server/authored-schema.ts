@@ -2,7 +2,7 @@
  * The `prompt.json` files of a hand-authored workspace (docs/local-service.md). Strict objects, so
  * a misspelt key is an error naming the file and the key instead of a silently ignored value.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Unix milliseconds, or an ISO 8601 date-time that is turned into them. */
 const time = z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true }).transform((text) => Date.parse(text))]);

@@ -3,7 +3,7 @@
  * version the service answered, the prompt id, the integrity of its snapshot (and of its context
  * files), and its variables. Sorted, no timestamps, never the key.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LockfileError } from '../errors.js';
 import { isSelector } from '../package-name.js';
 import { exportNameProblem, ID_PATTERN, VERSION_PATTERN, variableNameProblem } from '../prompt-grammar.js';

@@ -6,13 +6,13 @@
  */
 
 import type { CompiledFunctions } from '../codegen/generate-module.js';
-import { inputsDigest, readSealedInputs } from '../codegen/inputs-digest.js';
+import { checkSeal, inputsDigest, SEAL_HEAD_BYTES } from '../codegen/inputs-digest.js';
 import { type ModuleOptions, moduleFormat, optionsKey } from '../codegen/module-format.js';
 import { runtimeSource } from '../codegen/runtime-source.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
-import { readModuleFile, writeIfChanged } from '../store/module-file.js';
-import { readLockfileText } from '../store/read-lockfile-text.js';
+import { scanModuleFile, writeIfChanged } from '../store/module-file.js';
+import { readLockfileBytes } from '../store/read-lockfile-text.js';
 import type { SnapshotCache, StoreLocation } from '../store/read-store.js';
 import { displayPath } from '../util/display-path.js';
 
@@ -92,21 +92,30 @@ export async function renderModuleFromStore(
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const { outputPath } = options;
-  const lockfileText = await readLockfileText(options.lockfilePath);
+  const lockfileBytes = await readLockfileBytes(options.lockfilePath);
   if (!options.force) {
     // Up to date only when every file of the module (a .js output's .d.ts too) is exactly what was
     // generated (its seal) from these inputs.
     const { declarationPath } = moduleFormat(outputPath);
-    const digest = inputsDigest(lockfileText, runtimeSource() + optionsKey(options));
-    const recorded = await Promise.all(
+    const digest = inputsDigest(lockfileBytes, runtimeSource() + optionsKey(options));
+    // The banner alone tells a module generated from other inputs; only the rest of one generated
+    // from these is read (in pieces) to check its seal.
+    const counts = await Promise.all(
       [outputPath, declarationPath]
         .filter((file) => file !== undefined)
-        .map(async (file) => readSealedInputs((await readModuleFile(file)) ?? Buffer.alloc(0))),
+        .map(async (file) => {
+          const seal = await scanModuleFile(file, SEAL_HEAD_BYTES, (head) => {
+            const found = checkSeal(head);
+            return found?.digest === digest ? found : undefined;
+          });
+          return seal?.matches() ? seal.count : undefined;
+        }),
     );
-    if (recorded.every((line) => line?.digest === digest)) {
-      return { outputPath, written: false, count: recorded[0]!.count, mismatched: [] };
+    if (counts.every((count) => count !== undefined)) {
+      return { outputPath, written: false, count: counts[0]!, mismatched: [] };
     }
   }
+  const lockfileText = lockfileBytes.toString('utf8');
   // Loaded only now: the schema checks and the emitter are not needed when nothing changed.
   const [{ readLockedPrompts }, { generateModuleFiles }] = await Promise.all([
     import('../store/read-store.js'),

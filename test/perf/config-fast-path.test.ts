@@ -94,3 +94,87 @@ describe('loading a config without jiti', () => {
     await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(/prompts\.config\.ts:3:\d+: no prompts today/);
   });
 });
+
+describe('the transpiled-config cache', () => {
+  const typed = (list: string) =>
+    `import { defineConfig } from 'promptlock';\n\nconst prompts: string[] = [${list}];\n\nexport default defineConfig({ prompts });\n`;
+  const cacheFile = (dir: string) => path.join(dir, '.promptlock', 'config-cache.js');
+
+  it('transpiles a config that imports only promptlock once; the next run evaluates the cached code without jiti', async () => {
+    const dir = await projectWith({ 'prompts.config.ts': typed(`'@acme/a'`) });
+    expect(await loadsJiti(dir)).toEqual({ jiti: true, prompts: ['@acme/a'] });
+    const cached = await readFile(cacheFile(dir), 'utf8');
+    expect(cached).toMatch(/^\/\/ promptlock config cache \d+ \S+\n/);
+    expect(cached).toContain('jitiImport("promptlock")');
+    expect(await loadsJiti(dir)).toEqual({ jiti: false, prompts: ['@acme/a'] });
+  });
+
+  it('a changed config gets fresh values (through jiti once, then cached again)', async () => {
+    const dir = await projectWith({ 'prompts.config.ts': typed(`'@acme/a'`) });
+    expect(await loadsJiti(dir)).toEqual({ jiti: true, prompts: ['@acme/a'] });
+    await writeFile(path.join(dir, 'prompts.config.ts'), typed(`'@acme/b', '@acme/c:v2'`));
+    expect(await loadsJiti(dir)).toEqual({ jiti: true, prompts: ['@acme/b', '@acme/c:v2'] });
+    expect(await loadsJiti(dir)).toEqual({ jiti: false, prompts: ['@acme/b', '@acme/c:v2'] });
+  });
+
+  it.each([
+    ['garbage after a valid first line', (text: string) => `${text.split('\n')[0]}\n)(this is not code{`],
+    ['code that throws', (text: string) => `${text.split('\n')[0]}\nthrow new Error('damaged');`],
+    ['a truncated file', (text: string) => text.slice(0, 30)],
+    ['an empty file', () => ''],
+  ])('ignores a corrupt cache (%s): the config loads through jiti and the cache is rewritten', async (_what, damage) => {
+    const dir = await projectWith({ 'prompts.config.ts': typed(`'@acme/a'`) });
+    await loadsJiti(dir);
+    const good = await readFile(cacheFile(dir), 'utf8');
+    await writeFile(cacheFile(dir), damage(good));
+    expect(await loadsJiti(dir)).toEqual({ jiti: true, prompts: ['@acme/a'] });
+    expect(await readFile(cacheFile(dir), 'utf8')).toBe(good);
+  });
+
+  it('a cached config that throws is reported by jiti at its line, as before', async () => {
+    const text = `import { defineConfig } from 'promptlock';\nconst prompts: string[] = ['@acme/a'];\nif (process.env.PROMPTLOCK_TEST_FAIL) throw new Error('no prompts today');\nexport default defineConfig({ prompts });\n`;
+    const dir = await projectWith({ 'prompts.config.ts': text });
+    await loadsJiti(dir);
+    process.env.PROMPTLOCK_TEST_FAIL = '1';
+    try {
+      await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(/prompts\.config\.ts:3:\d+: no prompts today/);
+    } finally {
+      delete process.env.PROMPTLOCK_TEST_FAIL;
+    }
+  });
+
+  it('never caches a config that imports another file, nor one holding a key; the cache holds no value of the environment or .env', async () => {
+    const importing = await projectWith({
+      'prompts.config.ts': `import { defineConfig } from 'promptlock';\nimport { prompts } from './list.ts';\nexport default defineConfig({ prompts });\n`,
+      'list.ts': `export const prompts: string[] = ['@acme/a'];\n`,
+    });
+    expect(await loadsJiti(importing)).toEqual({ jiti: true, prompts: ['@acme/a'] });
+    expect(await loadsJiti(importing)).toEqual({ jiti: true, prompts: ['@acme/a'] });
+    await expect(readFile(cacheFile(importing), 'utf8')).rejects.toThrow(/ENOENT/);
+
+    const key = `sk_live_${'Q7r8S9t0U1v2'.repeat(3)}`;
+    const withKey = await projectWith({
+      'prompts.config.ts': `import { defineConfig } from 'promptlock';\nconst apiKey: string = '${key}';\nexport default defineConfig({ prompts: ['@acme/a'], apiKey } as never);\n`,
+    });
+    await expect(loadConfig({ cwd: withKey, env: {} })).rejects.toThrow(/contains an API key/);
+    await expect(readFile(cacheFile(withKey), 'utf8')).rejects.toThrow(/ENOENT/);
+
+    const fromEnv = await projectWith({
+      'prompts.config.ts': `import { defineConfig } from 'promptlock';\nconst workspace: string = process.env.PROMPTLOCK_WORKSPACE ?? 'acme';\nexport default defineConfig({ prompts: [\`@\${workspace}/a\`] });\n`,
+      '.env': `PROMPTLOCK_API_KEY=${key}\nPROMPTLOCK_WORKSPACE=secret-workspace\n`,
+    });
+    // The config runs with the real environment; .env values reach only promptlock's own settings.
+    process.env.PROMPTLOCK_WORKSPACE = 'from-env';
+    try {
+      const config = await loadConfig({ cwd: fromEnv, env: {} });
+      expect(config.apiKey).toBe(key);
+      expect(config.prompts).toEqual(['@from-env/a']);
+    } finally {
+      delete process.env.PROMPTLOCK_WORKSPACE;
+    }
+    const cached = await readFile(cacheFile(fromEnv), 'utf8');
+    expect(cached).not.toContain(key);
+    expect(cached).not.toContain('secret-workspace');
+    expect(cached).not.toContain('from-env');
+  });
+});
