@@ -30,9 +30,14 @@ import {
  */
 function undici(): { Pool: typeof Pool; Agent: typeof Agent } {
   const load = createRequire(import.meta.url);
-  const dispatcher = load('undici/lib/dispatcher/dispatcher.js') as { prototype: Partial<Dispatcher> };
-  dispatcher.prototype.request ??= load('undici/lib/api/api-request.js') as Dispatcher['request'];
-  return { Pool: load('undici/lib/dispatcher/pool.js') as typeof Pool, Agent: load('undici/lib/dispatcher/agent.js') as typeof Agent };
+  try {
+    const dispatcher = load('undici/lib/dispatcher/dispatcher.js') as { prototype: Partial<Dispatcher> };
+    dispatcher.prototype.request ??= load('undici/lib/api/api-request.js') as Dispatcher['request'];
+    return { Pool: load('undici/lib/dispatcher/pool.js') as typeof Pool, Agent: load('undici/lib/dispatcher/agent.js') as typeof Agent };
+  } catch {
+    // A 7.x release that moved those files: the index has the same classes, only slower to load.
+    return load('undici') as { Pool: typeof Pool; Agent: typeof Agent };
+  }
 }
 
 export interface TransportOptions {
