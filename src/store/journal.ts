@@ -329,9 +329,10 @@ export class Transaction {
       await this.abort();
       throw error;
     }
+    // Sorted: prompts are staged in the order they arrive.
     const result: CommitResult = {
-      written: ops.filter((op) => op.kind !== 'delete').map((op) => op.target),
-      deleted: ops.filter((op) => op.kind === 'delete').map((op) => op.target),
+      written: ops.flatMap((op) => (op.kind !== 'delete' ? [op.target] : [])).sort(),
+      deleted: ops.flatMap((op) => (op.kind === 'delete' ? [op.target] : [])).sort(),
     };
     if (ops.length === 0) {
       await this.abort();
