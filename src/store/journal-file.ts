@@ -74,48 +74,78 @@ async function writeAt(handle: FileHandle, bytes: Buffer, position: number): Pro
   }
 }
 
+/** Characters encoded at once when a text is appended or compared: a large module never exists twice in memory. */
+const CHUNK_CHARS = 1 << 20;
+
+/** The byte length of a write's content, without encoding it. */
+export const byteLengthOf = (content: string | Uint8Array): number =>
+  typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
+
+/** The UTF-8 bytes of `content`, a chunk at a time (a text is never cut inside a surrogate pair). */
+export function* chunksOf(content: string | Uint8Array): Generator<Buffer> {
+  if (typeof content !== 'string') {
+    yield Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+    return;
+  }
+  for (let start = 0; start < content.length; ) {
+    let end = Math.min(start + CHUNK_CHARS, content.length);
+    const last = content.charCodeAt(end - 1);
+    if (end < content.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield Buffer.from(content.slice(start, end));
+    start = end;
+  }
+}
+
 /**
- * A journal being written: `append` may be called by many stagers at once (each gets its own
- * range of the file, in call order), `finish` then writes the header, the trailer and the first
- * line. Nothing is synced here: the caller decides when (journal.ts).
+ * A journal being written: `append` may be called by many stagers at once; each gets its own
+ * range of the file, in call order, and the writes run one after another (so the checksum sees
+ * the bytes in file order). `finish` then writes the header, the trailer and the first line.
+ * Nothing is synced here: the caller decides when (journal.ts).
  */
 export class JournalWriter {
   private position = FIRST_LINE_LENGTH;
   private readonly hash = createHash('sha256');
-  private readonly writes = new Set<Promise<void>>();
+  /** The last write queued: each waits for the one before. */
+  private tail: Promise<void> = Promise.resolve();
   private failure: unknown;
 
   private constructor(
     readonly file: string,
     private readonly handle: FileHandle,
-  ) {}
+  ) {
+    // A failure is kept and thrown by the next append or by finish.
+    this.queue(() => writeAt(handle, firstLine(0), 0)).catch(() => undefined);
+  }
 
   /** Creates `file` (which must not exist) and writes its unfinished first line. */
   static async create(file: string): Promise<JournalWriter> {
-    const handle = await open(file, 'wx+');
-    const writer = new JournalWriter(file, handle);
-    writer.track(writeAt(handle, firstLine(0), 0));
-    return writer;
+    return new JournalWriter(file, await open(file, 'wx+'));
   }
 
-  private track(write: Promise<void>): Promise<void> {
+  private queue(write: () => Promise<void>): Promise<void> {
+    const task = this.tail.then(() => (this.failure ? Promise.reject(this.failure) : write()));
     // One error for every append that fails (a full disk): a sync reports it once, not per prompt.
-    const tracked = write.catch((error: unknown) => {
+    const failed = task.catch((error: unknown) => {
       this.failure ??= asFileSystemError(error, 'write', this.file);
       throw this.failure;
     });
-    this.writes.add(tracked);
-    void tracked.catch(() => undefined).finally(() => this.writes.delete(tracked));
-    return tracked;
+    this.tail = failed.catch(() => undefined);
+    return failed;
   }
 
-  /** Appends `bytes`; resolves to where they start once they are written. */
-  async append(bytes: Buffer): Promise<number> {
+  /** Appends `content` (encoded a chunk at a time); resolves to where its bytes start once they are written. */
+  async append(content: string | Uint8Array): Promise<number> {
     if (this.failure) throw this.failure;
     const at = this.position;
-    this.position += bytes.byteLength;
-    this.hash.update(bytes);
-    await this.track(writeAt(this.handle, bytes, at));
+    this.position += byteLengthOf(content);
+    await this.queue(async () => {
+      let position = at;
+      for (const chunk of chunksOf(content)) {
+        this.hash.update(chunk);
+        await writeAt(this.handle, chunk, position);
+        position += chunk.byteLength;
+      }
+    });
     return at;
   }
 
@@ -131,25 +161,34 @@ export class JournalWriter {
     await writeAt(this.handle, first, 0);
   }
 
-  /** The bytes of a write appended at `at` (read back from the file: the page cache holds them). */
-  async read(at: number, size: number): Promise<Buffer> {
-    const buffer = Buffer.allocUnsafe(size);
-    let done = 0;
-    while (done < size) {
-      const { bytesRead } = await this.handle.read(buffer, done, size - done, at + done);
-      if (bytesRead === 0) throw Object.assign(new Error(`${this.file} ends before its content`), { code: 'EIO' });
-      done += bytesRead;
-    }
-    return buffer;
+  /**
+   * The bytes of a write appended at `at`, read back from the file (the page cache holds them):
+   * whole when small, else a chunk at a time, so a large module is never in memory whole.
+   */
+  read(at: number, size: number): Buffer | AsyncIterable<Buffer> | Promise<Buffer> {
+    const readAt = async (position: number, length: number) => {
+      const buffer = Buffer.allocUnsafe(length);
+      let done = 0;
+      while (done < length) {
+        const { bytesRead } = await this.handle.read(buffer, done, length - done, position + done);
+        if (bytesRead === 0) throw Object.assign(new Error(`${this.file} ends before its content`), { code: 'EIO' });
+        done += bytesRead;
+      }
+      return buffer;
+    };
+    if (size <= CHUNK_CHARS) return readAt(at, size);
+    return (async function* () {
+      for (let done = 0; done < size; done += CHUNK_CHARS) yield await readAt(at + done, Math.min(CHUNK_CHARS, size - done));
+    })();
   }
 
   sync(): Promise<void> {
     return this.handle.sync();
   }
 
-  /** Waits for the appends in flight (after a failure elsewhere, before the file is removed). */
+  /** Waits for the appends queued (after a failure elsewhere, before the file is removed). */
   async settle(): Promise<void> {
-    while (this.writes.size > 0) await Promise.allSettled([...this.writes]);
+    await this.tail;
   }
 
   async close(): Promise<void> {

@@ -21,7 +21,16 @@ import { asFileSystemError, FileSystemError, PromptlockError } from '../errors.j
 import { eachLimited } from '../util/each-limited.js';
 import { readIfExists as readBytesIfExists } from '../util/read-if-exists.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
-import { decodeJournal, type Journal, type JournalHeader, type JournalOp, JournalWriter, STAGED_NAME } from './journal-file.js';
+import {
+  byteLengthOf,
+  chunksOf,
+  decodeJournal,
+  type Journal,
+  type JournalHeader,
+  type JournalOp,
+  JournalWriter,
+  STAGED_NAME,
+} from './journal-file.js';
 import { isWithin, StorePathGuard } from './paths.js';
 import { discardAbandonedStaging, holdsStaged, type StagedFile } from './staged-file.js';
 import { ensureWorkDir, workDirOf } from './work-dir.js';
@@ -40,10 +49,11 @@ const COMMITTED = '.journal';
 const FAILED = '.failed.json';
 
 /**
- * True when `file` already holds exactly `bytes`; read only when the sizes match. A folder there
- * cannot be replaced by a file: refused before anything is staged.
+ * True when `file` already holds exactly `content`: compared a chunk at a time, and only when the
+ * sizes match (a large module is never held twice). A folder there cannot be replaced by a file:
+ * refused before anything is staged.
  */
-async function holdsBytes(file: string, bytes: Buffer): Promise<boolean> {
+async function holdsContent(file: string, content: string | Uint8Array): Promise<boolean> {
   let handle;
   try {
     handle = await open(file, 'r');
@@ -54,7 +64,15 @@ async function holdsBytes(file: string, bytes: Buffer): Promise<boolean> {
   try {
     const stats = await handle.stat();
     if (stats.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    return stats.size === bytes.byteLength && (await handle.readFile()).equals(bytes);
+    if (stats.size !== byteLengthOf(content)) return false;
+    let position = 0;
+    for (const chunk of chunksOf(content)) {
+      const current = Buffer.allocUnsafe(chunk.byteLength);
+      const { bytesRead } = await handle.read(current, 0, chunk.byteLength, position);
+      if (bytesRead !== chunk.byteLength || !current.equals(chunk)) return false;
+      position += bytesRead;
+    }
+    return true;
   } catch (error) {
     throw asFileSystemError(error, 'write', file);
   } finally {
@@ -155,7 +173,7 @@ const journalPath = (workDir: string, id: string, suffix: string) => path.join(w
  * time; a delete (which may prune a folder a write needs) waits for what precedes it and runs alone.
  */
 /** A journal to apply: its ops, and the bytes of each write (from a decoded file, or read back from the open journal). */
-type Applicable = JournalHeader & { content(index: number): Buffer | Promise<Buffer> };
+type Applicable = JournalHeader & { content(index: number): Buffer | Promise<Buffer> | AsyncIterable<Buffer> };
 
 async function applyJournal(rootDir: string, workDir: string, id: string, journal: Applicable, guard?: StorePathGuard): Promise<string[]> {
   const check = guard ?? new StorePathGuard(rootDir, journal.storeDir);
@@ -304,11 +322,10 @@ export class Transaction {
       this.slots[slot] = { kind: 'move', target: change.path, source, size: content.size };
       return;
     }
-    const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
-    if (await holdsBytes(change.path, bytes)) return;
+    if (await holdsContent(change.path, content)) return;
     const { journal } = await this.open();
-    const at = await journal.append(bytes);
-    this.slots[slot] = { kind: 'write', target: change.path, at, size: bytes.byteLength };
+    const at = await journal.append(content);
+    this.slots[slot] = { kind: 'write', target: change.path, at, size: byteLengthOf(content) };
     stagedFailpoint(++this.staged);
   }
 

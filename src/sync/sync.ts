@@ -79,7 +79,8 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     let files = { written: [] as string[], deleted: [] as string[] };
     if (transaction) {
       options.onEvent?.({ type: 'phase', phase: 'write' });
-      files = await commitSync(transaction, view, config, previous, resolved, after, !resolved.partial && !options.frozen);
+      await stageTail(transaction, view, config, previous, resolved, after, !resolved.partial && !options.frozen);
+      files = await transaction.commit();
     }
     return {
       prompts: Object.keys(resolved.next.prompts).length,
@@ -151,8 +152,12 @@ function lockChanges(previous: Lockfile, next: Lockfile, partial: boolean): Lock
   return { added, changed, removed, unchanged };
 }
 
-/** Generates the module and commits it with the lockfile and the deletes, after the staged snapshots. */
-async function commitSync(
+/**
+ * Generates the module and stages it with the lockfile and the deletes, after the snapshots staged
+ * while fetching. Its own function, so the module text is released once staged: the commit that
+ * follows holds no file content.
+ */
+async function stageTail(
   transaction: Transaction,
   view: StoreView,
   config: ResolvedConfig,
@@ -160,7 +165,7 @@ async function commitSync(
   resolved: ResolvedPrompts,
   after: ReadonlyMap<string, Prompt>,
   prune: boolean,
-): Promise<{ written: string[]; deleted: string[] }> {
+): Promise<void> {
   const moduleFiles = generateModuleFiles(
     Object.keys(resolved.next.prompts)
       .sort()
@@ -176,5 +181,5 @@ async function commitSync(
     moduleFiles,
     prune,
   });
-  return transaction.commit(changes);
+  await transaction.stage(changes);
 }

@@ -128,6 +128,17 @@ describe('journaled commits', () => {
     await expect(stat(b)).rejects.toThrow();
   });
 
+  it('a text larger than a chunk (a surrogate pair across the chunk boundary) is staged, compared and applied a chunk at a time', async () => {
+    const target = path.join(root, 'big.ts');
+    const text = `${'a'.repeat((1 << 20) - 1)}\u{1F600}${'é'.repeat(1 << 20)}end`;
+    expect(await commitChanges(root, [{ kind: 'write', path: target, content: text }])).toEqual({ written: [target], deleted: [] });
+    expect(await readFile(target, 'utf8')).toBe(text);
+    expect(await commitChanges(root, [{ kind: 'write', path: target, content: text }])).toEqual({ written: [], deleted: [] });
+    const changed = `${text.slice(0, -3)}END`; // same size, different last chunk
+    expect(await commitChanges(root, [{ kind: 'write', path: target, content: changed }])).toEqual({ written: [target], deleted: [] });
+    expect(await readFile(target, 'utf8')).toBe(changed);
+  });
+
   it('a committed journal left by a killed run is visible to readers and rolled forward by recovery', async () => {
     const target = path.join(root, 'lock.json');
     const gone = path.join(root, 'p/gone.json');
