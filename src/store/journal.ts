@@ -1,6 +1,7 @@
 /**
  * All writes of one run land together or not at all. The new bytes of every changed file go into
- * one journal file under `.promptlock/` (see journal-file.ts), fsynced once with its folder;
+ * one journal file under `.promptlock/` (see journal-file.ts), appended as each file is staged (a
+ * sync stages each prompt as it arrives: `Transaction`), fsynced once with its folder;
  * renaming it from `tx-….pending` to `tx-….journal` is the commit point. Only then is each target
  * replaced (a temporary file beside it, then a rename: a reader never sees half a file). The files
  * themselves are not fsynced: until the journal is removed it can write them again. A run killed
@@ -137,10 +138,12 @@ async function pruneEmptyParents(target: string, stopAt: string): Promise<void> 
 
 /**
  * Failpoints for the crash tests, which kill this process (SIGKILL, as a power cut would) at a
- * given moment of a commit: `PROMPTLOCK_FAILPOINT=journal-written` (journal written, not yet
- * fsynced), `=journal-synced` (fsynced, not yet renamed: the moment before the commit point), and
- * `PROMPTLOCK_FAILPOINT_APPLY=N` once N operations of a committed journal were applied (in a live
- * run or in the replay of a later one; writes applied alongside may be half done, as in a real crash).
+ * given moment of a commit: `PROMPTLOCK_FAILPOINT_STAGED=N` once N writes were appended to the
+ * pending journal (a sync killed while it fetches), `PROMPTLOCK_FAILPOINT=journal-written` (journal
+ * written, not yet fsynced), `=journal-synced` (fsynced, not yet renamed: the moment before the
+ * commit point), and `PROMPTLOCK_FAILPOINT_APPLY=N` once N operations of a committed journal were
+ * applied (in a live run or in the replay of a later one; writes applied alongside may be half
+ * done, as in a real crash).
  */
 function failpoint(name: string): void {
   if (process.env.PROMPTLOCK_FAILPOINT === name) process.kill(process.pid, 'SIGKILL');
@@ -249,10 +252,6 @@ export interface CommitOptions {
   storeDir?: string;
 }
 
-/**
- * Failpoint for the crash tests: `PROMPTLOCK_FAILPOINT_STAGED=N` kills the process once N writes
- * were appended to the pending journal (a sync killed while it fetches).
- */
 function stagedFailpoint(staged: number): void {
   const at = process.env.PROMPTLOCK_FAILPOINT_STAGED;
   if (at !== undefined && Number(at) === staged) process.kill(process.pid, 'SIGKILL');
