@@ -149,6 +149,11 @@ function failpoint(name: string): void {
   if (process.env.PROMPTLOCK_FAILPOINT === name) process.kill(process.pid, 'SIGKILL');
 }
 
+function stagedFailpoint(staged: number): void {
+  const at = process.env.PROMPTLOCK_FAILPOINT_STAGED;
+  if (at !== undefined && Number(at) === staged) process.kill(process.pid, 'SIGKILL');
+}
+
 function applyFailpoint(applied: number): void {
   const at = process.env.PROMPTLOCK_FAILPOINT_APPLY;
   if (at !== undefined && Number(at) === applied) process.kill(process.pid, 'SIGKILL');
@@ -250,11 +255,6 @@ export interface CommitResult {
 export interface CommitOptions {
   /** The snapshots folder: no symbolic link inside it is ever followed (see StorePathGuard). */
   storeDir?: string;
-}
-
-function stagedFailpoint(staged: number): void {
-  const at = process.env.PROMPTLOCK_FAILPOINT_STAGED;
-  if (at !== undefined && Number(at) === staged) process.kill(process.pid, 'SIGKILL');
 }
 
 /**
