@@ -16,6 +16,18 @@ import { median } from '../lib/stats.mjs';
 const BIN = fileURLToPath(new URL('../../bin/promptlock.js', import.meta.url));
 const PROMPTS = 10_000;
 const GOAL_MB = 250;
+/**
+ * Why the goal is missed, as profiled (sampled process.memoryUsage(), heap snapshots, and runs with
+ * a full GC forced every 400 ms): snapshots are staged into the journal and released as they
+ * arrive, so the live heap while fetching stays near 55 MB (the prompts the module needs, ~3 KB
+ * each); it peaks near 116 MB while the module is generated (the prompts, the ~29 MB module text
+ * and codegen's intermediate strings). With a GC forced, peak RSS is ~280 MB. The rest is V8's
+ * slack: garbage of the fetch (response bodies, parsed JSON, zod copies) piles up in the old
+ * generation to ~200 MB before the first full GC, and module generation grows the heap from there.
+ * `--optimize-for-size` brings the peak to 239-251 MB at about twice the wall time.
+ */
+const CAUSE =
+  'live heap ≤ 116 MB (prompts ~30 MB + module text ~29 MB + codegen intermediates at module generation; snapshots are released as they are staged); the rest is V8 old-generation garbage from the fetch (~200 MB before the first full GC) plus the module-generation spike (see bench/scenarios/memory.mjs)';
 
 /** Runs the built CLI and resolves to its peak RSS in MB (and its exit code). */
 function peakRss(args, cwd, hook) {
@@ -72,7 +84,9 @@ export async function run({ runs = 3, log = () => {} } = {}) {
         ratioLabel: '× start-up',
         goal: `≤ ${GOAL_MB} MB`,
         met: peak <= GOAL_MB,
-        note: `every run: ${samples.map((s) => `${s.toFixed(0)} MB`).join(', ')}; median ${median(samples).toFixed(0)} MB`,
+        note:
+          `every run: ${samples.map((s) => `${s.toFixed(0)} MB`).join(', ')}; median ${median(samples).toFixed(0)} MB` +
+          (peak <= GOAL_MB ? '' : `; ${CAUSE}`),
       },
     ];
   } finally {
