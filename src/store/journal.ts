@@ -33,7 +33,7 @@ import {
   STAGED_NAME,
 } from './journal-file.js';
 import { isWithin, StorePathGuard } from './paths.js';
-import { discardAbandonedStaging, holdsStaged, type StagedFile } from './staged-file.js';
+import { discardAbandonedStaging, holdsStaged, isAlive, type StagedFile } from './staged-file.js';
 import { ensureWorkDir, workDirOf } from './work-dir.js';
 
 export type StoreChange =
@@ -547,10 +547,16 @@ export async function openStoreView(rootDir: string): Promise<StoreView> {
   };
 }
 
-/** True when an interrupted run left a journal behind (cheap: one readdir, no writes). */
+/**
+ * True when an interrupted run left a journal behind (cheap: one readdir, no writes): a committed
+ * one, or what a killed run staged. What a live sync is staging while it fetches is its own
+ * (`tx-<pid>-….pending`): a `generate` meanwhile reads the committed files, without the run lock.
+ */
 export async function hasPendingJournal(rootDir: string): Promise<boolean> {
   try {
-    return (await readdir(workDirOf(rootDir))).some((name) => name.startsWith('tx-'));
+    return (await readdir(workDirOf(rootDir))).some(
+      (name) => name.startsWith('tx-') && (name.endsWith(COMMITTED) || name.endsWith(FAILED) || !isAlive(Number(name.split('-')[1]))),
+    );
   } catch {
     return false;
   }

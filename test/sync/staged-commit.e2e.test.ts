@@ -133,6 +133,35 @@ describe('staging as prompts arrive', () => {
   });
 });
 
+describe('while a sync fetches', () => {
+  it('generate reads the committed files without waiting for the run lock: the pending journal of a live sync is not an interrupted run', async () => {
+    const slow = await serve({ dir: folder, latencyMs: 40 });
+    const dir = await project({ baseUrl: slow.url, concurrency: 1 });
+    await cp(stateA, dir, { recursive: true, filter: (source) => !source.endsWith('prompts.config.json') });
+    await publish([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 2);
+    await slow.reload();
+    try {
+      const syncing = runBuiltCli(['sync', '--refetch'], { cwd: dir, env });
+      // Bounded wait for the first staged prompt (its pending journal), then generate alongside.
+      let pending = false;
+      for (let i = 0; i < 400 && !pending; i++) {
+        pending = (await readdir(path.join(dir, '.promptlock')).catch(() => [] as string[])).some((n) => n.endsWith('.pending'));
+        if (!pending) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(pending).toBe(true);
+      const generate = await runBuiltCli(['generate'], { cwd: dir, env: {} });
+      expect(generate.stderr).not.toContain('Another promptlock');
+      expect(generate.code, generate.stderr).toBe(0);
+      const synced = await syncing;
+      expect(synced.code, synced.stderr).toBe(0);
+      expect(await txFiles(dir)).toEqual([]);
+    } finally {
+      await publish([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 1);
+      await slow.reload();
+    }
+  });
+});
+
 describe('a journal of the previous format', () => {
   it('a committed v1 journal left by a killed run is read through by check and replayed by the next run', async () => {
     const dir = await copyOfA();
