@@ -297,7 +297,11 @@ export class Transaction {
     if (this.state !== 'open') throw new Error('Transaction.stage: already committed');
     const first = this.slots.length;
     this.slots.length += changes.length;
-    const work = eachLimited(changes, READ_PARALLELISM, (change, index) => this.stageOne(change, first + index));
+    const work = eachLimited(changes, READ_PARALLELISM, (change, index) =>
+      this.stageOne(change, first + index).catch((error: unknown) => {
+        throw asFileSystemError(error, 'write', (error as NodeJS.ErrnoException).path ?? change.path);
+      }),
+    );
     const tracked = work.finally(() => this.staging.delete(tracked));
     this.staging.add(tracked);
     await tracked;
