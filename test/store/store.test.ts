@@ -224,8 +224,16 @@ describe('journaled commits', () => {
     ],
     ['bytes added', (b: Buffer) => Buffer.concat([b, Buffer.from('more')]), 'where its header announces'],
     [
-      'a header that is not JSON',
+      'a header that is not JSON (version 1)',
       (b: Buffer) => Buffer.concat([Buffer.from('promptlock-journal 1\n{oops\n'), b.subarray(b.indexOf(0x0a, 21) + 1)]),
+      'its header is not valid JSON',
+    ],
+    [
+      'a header that is not JSON (version 2)',
+      (b: Buffer) => {
+        const at = Number(b.toString('latin1', 21, 37));
+        return Buffer.concat([b.subarray(0, at), Buffer.from('{oops\n'), b.subarray(b.indexOf(0x0a, at) + 1)]);
+      },
       'its header is not valid JSON',
     ],
     ['not a journal', () => Buffer.from('something else entirely\n'), 'it does not start like a promptlock journal'],
