@@ -1,6 +1,7 @@
 /**
  * All writes of one run land together or not at all. The new bytes of every changed file go into
- * one journal file under `.promptlock/` (see journal-file.ts), fsynced once with its folder;
+ * one journal file under `.promptlock/` (see journal-file.ts), appended as each file is staged (a
+ * sync stages each prompt as it arrives: `Transaction`), fsynced once with its folder;
  * renaming it from `tx-….pending` to `tx-….journal` is the commit point. Only then is each target
  * replaced (a temporary file beside it, then a rename: a reader never sees half a file). The files
  * themselves are not fsynced: until the journal is removed it can write them again. A run killed
@@ -15,15 +16,24 @@
  * marked failed, for the next run to complete.
  */
 import { constants } from 'node:fs';
-import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, FileSystemError, PromptlockError } from '../errors.js';
 import { eachLimited } from '../util/each-limited.js';
 import { readIfExists as readBytesIfExists } from '../util/read-if-exists.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
-import { decodeJournal, type Journal, type JournalOp, STAGED_NAME, writeJournal } from './journal-file.js';
+import {
+  byteLengthOf,
+  chunksOf,
+  decodeJournal,
+  type Journal,
+  type JournalHeader,
+  type JournalOp,
+  JournalWriter,
+  STAGED_NAME,
+} from './journal-file.js';
 import { isWithin, StorePathGuard } from './paths.js';
-import { discardAbandonedStaging, holdsStaged, type StagedFile } from './staged-file.js';
+import { discardAbandonedStaging, holdsStaged, isAlive, type StagedFile } from './staged-file.js';
 import { ensureWorkDir, workDirOf } from './work-dir.js';
 
 export type StoreChange =
@@ -39,14 +49,35 @@ const COMMITTED = '.journal';
 /** Marks a committed journal whose apply failed in a live run: readers then see the real files. */
 const FAILED = '.failed.json';
 
-/** The current bytes of a file about to be replaced; a folder there cannot be replaced by a file. */
-async function readCurrent(file: string): Promise<Buffer | undefined> {
+/**
+ * True when `file` already holds exactly `content`: compared a chunk at a time, and only when the
+ * sizes match (a large module is never held twice). A folder there cannot be replaced by a file:
+ * refused before anything is staged.
+ */
+async function holdsContent(file: string, content: string | Uint8Array): Promise<boolean> {
+  let handle;
   try {
-    return await readFile(file);
+    handle = await open(file, 'r');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw new FileSystemError('write', file, error);
+  }
+  try {
+    const stats = await handle.stat();
+    if (stats.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (stats.size !== byteLengthOf(content)) return false;
+    let position = 0;
+    for (const chunk of chunksOf(content)) {
+      const current = Buffer.allocUnsafe(chunk.byteLength);
+      const { bytesRead } = await handle.read(current, 0, chunk.byteLength, position);
+      if (bytesRead !== chunk.byteLength || !current.equals(chunk)) return false;
+      position += bytesRead;
+    }
+    return true;
+  } catch (error) {
+    throw asFileSystemError(error, 'write', file);
+  } finally {
+    await handle.close();
   }
 }
 
@@ -80,9 +111,6 @@ async function moveStaged(source: string, target: string, size: number): Promise
   }
 }
 
-const asBuffer = (content: string | Uint8Array): Buffer =>
-  typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
-
 /** Makes a rename in `dir` durable. Platforms that cannot open or sync a folder skip it. */
 async function syncFolder(dir: string): Promise<void> {
   let handle;
@@ -110,13 +138,20 @@ async function pruneEmptyParents(target: string, stopAt: string): Promise<void> 
 
 /**
  * Failpoints for the crash tests, which kill this process (SIGKILL, as a power cut would) at a
- * given moment of a commit: `PROMPTLOCK_FAILPOINT=journal-written` (journal written, not yet
- * fsynced), `=journal-synced` (fsynced, not yet renamed: the moment before the commit point), and
- * `PROMPTLOCK_FAILPOINT_APPLY=N` once N operations of a committed journal were applied (in a live
- * run or in the replay of a later one; writes applied alongside may be half done, as in a real crash).
+ * given moment of a commit: `PROMPTLOCK_FAILPOINT_STAGED=N` once N writes were appended to the
+ * pending journal (a sync killed while it fetches), `PROMPTLOCK_FAILPOINT=journal-written` (journal
+ * written, not yet fsynced), `=journal-synced` (fsynced, not yet renamed: the moment before the
+ * commit point), and `PROMPTLOCK_FAILPOINT_APPLY=N` once N operations of a committed journal were
+ * applied (in a live run or in the replay of a later one; writes applied alongside may be half
+ * done, as in a real crash).
  */
 function failpoint(name: string): void {
   if (process.env.PROMPTLOCK_FAILPOINT === name) process.kill(process.pid, 'SIGKILL');
+}
+
+function stagedFailpoint(staged: number): void {
+  const at = process.env.PROMPTLOCK_FAILPOINT_STAGED;
+  if (at !== undefined && Number(at) === staged) process.kill(process.pid, 'SIGKILL');
 }
 
 function applyFailpoint(applied: number): void {
@@ -145,7 +180,10 @@ const journalPath = (workDir: string, id: string, suffix: string) => path.join(w
  * skipped (see PERMANENT). Consecutive writes to distinct files are applied APPLY_PARALLELISM at a
  * time; a delete (which may prune a folder a write needs) waits for what precedes it and runs alone.
  */
-async function applyJournal(rootDir: string, workDir: string, id: string, journal: Journal, guard?: StorePathGuard): Promise<string[]> {
+/** A journal to apply: its ops, and the bytes of each write (from a decoded file, or read back from the open journal). */
+type Applicable = JournalHeader & { content(index: number): Buffer | Promise<Buffer> | AsyncIterable<Buffer> };
+
+async function applyJournal(rootDir: string, workDir: string, id: string, journal: Applicable, guard?: StorePathGuard): Promise<string[]> {
   const check = guard ?? new StorePathGuard(rootDir, journal.storeDir);
   const root = path.resolve(rootDir);
   const madeDirs = new Map<string, Promise<unknown>>();
@@ -162,7 +200,7 @@ async function applyJournal(rootDir: string, workDir: string, id: string, journa
         await madeDirs.get(dir);
         if (op.kind === 'move') await moveStaged(op.source!, op.target, op.size!);
         // Under a fixed temporary name, so the replay of an interrupted apply reuses (removes) its leftover.
-        else await writeFileAtomic(op.target, journal.content(index), `${op.target}.promptlock-tmp`);
+        else await writeFileAtomic(op.target, await journal.content(index), `${op.target}.promptlock-tmp`);
       } else {
         await rm(op.target, { recursive: true, force: true });
         const stopAt = op.pruneUpTo && isWithin(root, op.pruneUpTo) ? path.resolve(op.pruneUpTo) : root;
@@ -220,85 +258,168 @@ export interface CommitOptions {
 }
 
 /**
+ * One transaction, staged piece by piece: `stage` checks each change's path, drops a write whose
+ * content the file already holds (or a delete of nothing) and appends the new bytes to the pending
+ * journal at once, so they need not stay in memory; `commit` stages the last changes, writes the
+ * op list, fsyncs, renames (the commit point) and applies. Until then the previous files stand:
+ * `abort` (or a kill: the next run's `recoverStore`) discards everything staged. Ops are applied
+ * in the order they were staged. Stages may run concurrently; `commit` and `abort` wait for them.
+ */
+export class Transaction {
+  private readonly guard: StorePathGuard;
+  private readonly id = `tx-${process.pid}-${Date.now()}`;
+  /** One slot per staged change, in staging order; undefined for a change dropped as a no-op. */
+  private readonly slots: Array<JournalOp | undefined> = [];
+  private readonly staging = new Set<Promise<void>>();
+  private writer: Promise<{ workDir: string; journal: JournalWriter }> | undefined;
+  private staged = 0;
+  private moves = 0;
+  private state: 'open' | 'committing' | 'done' = 'open';
+
+  constructor(
+    readonly rootDir: string,
+    private readonly options: CommitOptions = {},
+  ) {
+    this.guard = new StorePathGuard(rootDir, options.storeDir);
+  }
+
+  /** The pending journal, created by the first change that needs it. */
+  private open(): Promise<{ workDir: string; journal: JournalWriter }> {
+    this.writer ??= (async () => {
+      const workDir = await ensureWorkDir(this.rootDir);
+      return { workDir, journal: await JournalWriter.create(journalPath(workDir, this.id, PENDING)) };
+    })();
+    return this.writer;
+  }
+
+  /** Stages `changes` (see class comment); a refused path throws before anything of it is appended. */
+  async stage(changes: readonly StoreChange[]): Promise<void> {
+    if (this.state !== 'open') throw new Error('Transaction.stage: already committed');
+    const first = this.slots.length;
+    this.slots.length += changes.length;
+    const work = eachLimited(changes, READ_PARALLELISM, (change, index) =>
+      this.stageOne(change, first + index).catch((error: unknown) => {
+        throw asFileSystemError(error, 'write', (error as NodeJS.ErrnoException).path ?? change.path);
+      }),
+    );
+    const tracked = work.finally(() => this.staging.delete(tracked));
+    this.staging.add(tracked);
+    await tracked;
+  }
+
+  private async stageOne(change: StoreChange, slot: number): Promise<void> {
+    await this.guard.check(change.path, change.kind === 'write' ? 'write' : 'remove');
+    if (change.kind === 'delete') {
+      if (await exists(change.path))
+        this.slots[slot] = { kind: 'delete', target: change.path, ...(change.pruneUpTo ? { pruneUpTo: change.pruneUpTo } : {}) };
+      return;
+    }
+    const content = change.content;
+    if (isStaged(content)) {
+      if (await holdsStaged(change.path, content)) return;
+      // A staged download joins the transaction under its name (`<id>.<n>.staged`), so an
+      // interrupted run's journal finds it and a discarded one removes it.
+      const { workDir } = await this.open();
+      const source = journalPath(workDir, this.id, `.${this.moves++}.staged`);
+      await rename(content.staged, source);
+      this.slots[slot] = { kind: 'move', target: change.path, source, size: content.size };
+      return;
+    }
+    if (await holdsContent(change.path, content)) return;
+    const { journal } = await this.open();
+    const at = await journal.append(content);
+    this.slots[slot] = { kind: 'write', target: change.path, at, size: byteLengthOf(content) };
+    stagedFailpoint(++this.staged);
+  }
+
+  /** Waits for every stage in flight, successful or not. */
+  private async settle(): Promise<void> {
+    while (this.staging.size > 0) await Promise.allSettled([...this.staging]);
+  }
+
+  /** Stages `changes`, then commits everything staged (see class comment). */
+  async commit(changes: readonly StoreChange[] = []): Promise<CommitResult> {
+    let ops: JournalOp[];
+    try {
+      await this.stage(changes);
+      this.state = 'committing';
+      await this.settle();
+      ops = this.slots.filter((op): op is JournalOp => op !== undefined);
+    } catch (error) {
+      await this.abort();
+      throw error;
+    }
+    // Sorted: prompts are staged in the order they arrive.
+    const result: CommitResult = {
+      written: ops.flatMap((op) => (op.kind !== 'delete' ? [op.target] : [])).sort(),
+      deleted: ops.flatMap((op) => (op.kind === 'delete' ? [op.target] : [])).sort(),
+    };
+    if (ops.length === 0) {
+      await this.abort();
+      return result;
+    }
+    const header = { ops, ...(this.options.storeDir ? { storeDir: this.options.storeDir } : {}) };
+    let opened: { workDir: string; journal: JournalWriter };
+    const committed = () => journalPath(opened.workDir, this.id, COMMITTED);
+    try {
+      opened = await this.open();
+      if (this.moves > 0) await syncFolder(opened.workDir); // the staged files are in place before the journal names them
+      await opened.journal.finish(header);
+      failpoint('journal-written');
+      await opened.journal.sync(); // the one fsync of the commit's data
+      failpoint('journal-synced');
+      await rename(opened.journal.file, committed()); // the commit point
+      await syncFolder(opened.workDir); // ...made durable before any target is replaced
+    } catch (error) {
+      // Nothing was applied: the previous files stand. Free the journal (a full disk stays full otherwise).
+      await this.abort();
+      throw asFileSystemError(error, 'write', (error as NodeJS.ErrnoException).path ?? this.id);
+    }
+    this.state = 'done';
+    const { journal } = opened;
+    let skipped: string[];
+    try {
+      skipped = await applyJournal(
+        this.rootDir,
+        opened.workDir,
+        this.id,
+        { ...header, content: (index) => journal.read(ops[index]!.at!, ops[index]!.size!) },
+        this.guard,
+      );
+    } finally {
+      await journal.close();
+    }
+    if (skipped.length > 0) {
+      throw new PromptlockError(`Could not apply ${skipped.length} of the committed writes:\n  - ${skipped.join('\n  - ')}`, {
+        hint: 'They were skipped and everything else was written. Fix what is named above, then run `promptlock sync`: it rewrites what is missing.',
+      });
+    }
+    return result;
+  }
+
+  /** Discards everything staged (nothing is applied); a no-op once committed. */
+  async abort(): Promise<void> {
+    if (this.state === 'done') return;
+    this.state = 'done';
+    await this.settle();
+    const opened = await this.writer?.catch(() => undefined);
+    if (!opened) return;
+    await opened.journal.close();
+    await rm(opened.journal.file, { force: true }).catch(() => undefined);
+    await rm(journalPath(opened.workDir, this.id, COMMITTED), { force: true }).catch(() => undefined);
+    for (let n = 0; n < this.moves; n++)
+      await rm(journalPath(opened.workDir, this.id, `.${n}.staged`), { force: true }).catch(() => undefined);
+  }
+}
+
+/**
  * Applies `changes` as one transaction. Writes whose content equals the file on disk and deletes
  * of paths that do not exist are dropped, so an unchanged run touches no file. Every path is checked
- * before anything is staged: inside the project, no link out of it (nor any link in the snapshots
+ * before it is staged: inside the project, no link out of it (nor any link in the snapshots
  * folder), no folder where a file is to be written. A failure while staging removes the staging.
  */
-export async function commitChanges(rootDir: string, changes: readonly StoreChange[], options: CommitOptions = {}): Promise<CommitResult> {
-  const guard = new StorePathGuard(rootDir, options.storeDir);
-  const bytes = new Array<Buffer | undefined>(changes.length);
-  const keep = new Array<boolean>(changes.length).fill(true);
-  await eachLimited(changes, READ_PARALLELISM, async (change, index) => {
-    await guard.check(change.path, change.kind === 'write' ? 'write' : 'remove');
-    if (change.kind === 'write') {
-      if (isStaged(change.content)) {
-        if (await holdsStaged(change.path, change.content)) keep[index] = false;
-        return;
-      }
-      const content = asBuffer(change.content);
-      bytes[index] = content;
-      const current = await readCurrent(change.path);
-      if (current?.equals(content)) keep[index] = false;
-    } else if (!(await exists(change.path))) {
-      keep[index] = false;
-    }
-  });
-  const effective = changes.flatMap((change, index) => (keep[index] ? [{ change, content: bytes[index] }] : []));
-  const result: CommitResult = {
-    written: effective.filter(({ change }) => change.kind === 'write').map(({ change }) => change.path),
-    deleted: effective.filter(({ change }) => change.kind === 'delete').map(({ change }) => change.path),
-  };
-  if (effective.length === 0) return result;
-
-  const workDir = await ensureWorkDir(rootDir);
-  const id = `tx-${process.pid}-${Date.now()}`;
-  const pending = journalPath(workDir, id, PENDING);
-  const committed = journalPath(workDir, id, COMMITTED);
-  // A staged download joins the transaction under its name (`<id>.<n>.staged`), so an
-  // interrupted run's journal finds it and a discarded one removes it.
-  const moved = new Map<number, string>();
-  const ops: JournalOp[] = effective.map(({ change, content }, index) => {
-    if (change.kind === 'delete')
-      return { kind: 'delete', target: change.path, ...(change.pruneUpTo ? { pruneUpTo: change.pruneUpTo } : {}) };
-    if (!isStaged(change.content)) return { kind: 'write', target: change.path, size: content!.byteLength };
-    moved.set(index, journalPath(workDir, id, `.${index}.staged`));
-    return { kind: 'move', target: change.path, source: moved.get(index)!, size: change.content.size };
-  });
-  const header = { ops, ...(options.storeDir ? { storeDir: options.storeDir } : {}) };
-  try {
-    for (const [index, source] of moved) await rename((effective[index]!.change as { content: StagedFile }).content.staged, source);
-    if (moved.size > 0) await syncFolder(workDir); // the staged files are in place before the journal names them
-    const handle = await open(pending, 'wx');
-    try {
-      await writeJournal(
-        handle,
-        header,
-        effective.map(({ content }) => content),
-      );
-      failpoint('journal-written');
-      await handle.sync(); // the one fsync of the commit's data
-    } finally {
-      await handle.close();
-    }
-    failpoint('journal-synced');
-    await rename(pending, committed); // the commit point
-    await syncFolder(workDir); // ...made durable before any target is replaced
-  } catch (error) {
-    // Nothing was applied: the previous files stand. Free the journal (a full disk stays full otherwise).
-    await rm(pending, { force: true }).catch(() => undefined);
-    await rm(committed, { force: true }).catch(() => undefined);
-    for (const source of moved.values()) await rm(source, { force: true }).catch(() => undefined);
-    throw asFileSystemError(error, 'write', (error as NodeJS.ErrnoException).path ?? pending);
-  }
-  const journal: Journal = { ...header, content: (index) => effective[index]!.content! };
-  const skipped = await applyJournal(rootDir, workDir, id, journal, guard);
-  if (skipped.length > 0) {
-    throw new PromptlockError(`Could not apply ${skipped.length} of the committed writes:\n  - ${skipped.join('\n  - ')}`, {
-      hint: 'They were skipped and everything else was written. Fix what is named above, then run `promptlock sync`: it rewrites what is missing.',
-    });
-  }
-  return result;
+export function commitChanges(rootDir: string, changes: readonly StoreChange[], options: CommitOptions = {}): Promise<CommitResult> {
+  return new Transaction(rootDir, options).commit(changes);
 }
 
 interface PendingTransaction {
@@ -430,10 +551,16 @@ export async function openStoreView(rootDir: string): Promise<StoreView> {
   };
 }
 
-/** True when an interrupted run left a journal behind (cheap: one readdir, no writes). */
+/**
+ * True when an interrupted run left a journal behind (cheap: one readdir, no writes): a committed
+ * one, or what a killed run staged. What a live sync is staging while it fetches is its own
+ * (`tx-<pid>-….pending`): a `generate` meanwhile reads the committed files, without the run lock.
+ */
 export async function hasPendingJournal(rootDir: string): Promise<boolean> {
   try {
-    return (await readdir(workDirOf(rootDir))).some((name) => name.startsWith('tx-'));
+    return (await readdir(workDirOf(rootDir))).some(
+      (name) => name.startsWith('tx-') && (name.endsWith(COMMITTED) || name.endsWith(FAILED) || !isAlive(Number(name.split('-')[1]))),
+    );
   } catch {
     return false;
   }

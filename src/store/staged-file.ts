@@ -105,7 +105,8 @@ export class Stager {
   }
 }
 
-const isAlive = (pid: number): boolean => {
+/** True when process `pid` runs (on this host). */
+export const isAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
     return true;

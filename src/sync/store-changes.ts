@@ -49,27 +49,38 @@ export async function orphanSnapshots(view: StoreView, snapshotsDir: string, loc
   return names;
 }
 
+/** The files of one fetched prompt: its snapshot and its context files (staged as soon as it is fetched). */
+export function fetchedChanges(snapshotsDir: string, prompt: FetchedPrompt): StoreChange[] {
+  // Every context file path is checked to be one plain name in its package's `.files` folder
+  // before anything is staged (a context id ".." must not reach the workspace folder).
+  if (prompt.snapshot === undefined) throw new Error(`fetchedChanges: ${prompt.name} was staged already`);
+  const changes: StoreChange[] = [{ kind: 'write', path: snapshotPath(snapshotsDir, prompt.name), content: prompt.snapshot }];
+  for (const file of prompt.files)
+    changes.push({ kind: 'write', path: contextFilePath(snapshotsDir, prompt.name, file.path), content: file.content });
+  return changes;
+}
+
 export interface PlanInput {
   view: StoreView;
   snapshotsDir: string;
   lockfilePath: string;
   previous: Lockfile;
   next: Lockfile;
-  fetched: readonly FetchedPrompt[];
-  /** The module's files (a `.js` output's `.d.ts` too); none for a dry run. */
+  /** The module's files (a `.js` output's `.d.ts` too). */
   moduleFiles: ReadonlyArray<{ path: string; content: string }>;
   /** Remove snapshots of prompts that are not in `next` (not for partial syncs). */
   prune: boolean;
 }
 
+/**
+ * The changes of a transaction once every fetched prompt is staged (`fetchedChanges`): the files
+ * no longer locked, the lockfile and the module.
+ */
 export async function planStoreChanges(input: PlanInput): Promise<StoreChange[]> {
   const { snapshotsDir } = input;
   const changes: StoreChange[] = [];
-  // Every context file path is checked to be one plain name in its package's `.files` folder
-  // before anything is staged (a context id ".." must not reach the workspace folder).
   const toFile = (name: string, relative: string) => contextFilePath(snapshotsDir, name, relative);
 
-  // Deletions first: a context file may be dropped and a new one written in the same folder.
   for (const [name, old] of Object.entries(input.previous.prompts)) {
     const kept = input.next.prompts[name];
     if (!kept) continue;
@@ -94,10 +105,6 @@ export async function planStoreChanges(input: PlanInput): Promise<StoreChange[]>
     })) {
       changes.push({ kind: 'delete', path: snapshotPath(snapshotsDir, name), pruneUpTo: snapshotsDir });
     }
-  }
-  for (const prompt of input.fetched) {
-    changes.push({ kind: 'write', path: snapshotPath(snapshotsDir, prompt.name), content: prompt.snapshot });
-    for (const file of prompt.files) changes.push({ kind: 'write', path: toFile(prompt.name, file.path), content: file.content });
   }
   changes.push({ kind: 'write', path: input.lockfilePath, content: encodeLockfile(input.next) });
   for (const file of input.moduleFiles) changes.push({ kind: 'write', path: file.path, content: file.content });

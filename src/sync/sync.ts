@@ -1,14 +1,17 @@
 /**
  * The sync engine, as a pipeline: read the store, resolve what the config asks for (from the
  * service, or from the lockfile with `frozen`), work out what changed, then commit snapshots,
- * lockfile and module in one transaction.
+ * lockfile and module in one transaction. The transaction is staged as prompts arrive: each
+ * fetched prompt's files are compared with disk and, when they differ, appended to the pending
+ * journal at once and released (docs/architecture.md, "Atomic commit"); after the last fetch only
+ * the deletes, the lockfile and the module are added before the commit point.
  */
 import { generateModuleFiles } from '../codegen/index.js';
 import { type ExportRename, recordExportNames } from '../codegen/naming.js';
 import { requestedEntries } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
-import { commitChanges, openStoreView, recoverStore, type StoreView } from '../store/journal.js';
+import { openStoreView, recoverStore, type StoreView, Transaction } from '../store/journal.js';
 import { emptyLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import { acquireRunLock } from '../store/run-lock.js';
@@ -17,8 +20,8 @@ import type { Prompt } from '../types.js';
 import { readPreviousLockfile } from './merge-resolution.js';
 import { resolveFromLockfile } from './resolve-from-lockfile.js';
 import { resolveFromService } from './resolve-from-service.js';
-import { planStoreChanges } from './store-changes.js';
-import type { LockChanges, PromptChange, ResolvedPrompts, SyncClient, SyncOptions, SyncResult } from './types.js';
+import { fetchedChanges, planStoreChanges } from './store-changes.js';
+import type { FetchedPrompt, LockChanges, PromptChange, ResolvedPrompts, SyncClient, SyncOptions, SyncResult } from './types.js';
 
 export async function sync(options: SyncOptions): Promise<SyncResult> {
   const started = performance.now();
@@ -32,6 +35,15 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
   const connect = () => (connecting ??= options.connect().then((opened) => (client = opened)));
   // Downloaded context files wait in the work folder until the commit moves them; what it did not take is removed.
   const stager = new Stager(config.rootDir);
+  // What this run writes, staged into one pending journal as it is fetched (a dry run stages nothing).
+  const transaction = options.dryRun ? undefined : new Transaction(config.rootDir, { storeDir: config.snapshotsDir });
+  const onFetched = async (fetched: FetchedPrompt) => {
+    const changes = fetchedChanges(config.snapshotsDir, fetched);
+    await transaction!.stage(changes);
+    // Only what the module and the lockfile need stays: the prompt and its lock entry.
+    delete fetched.snapshot;
+    fetched.files = [];
+  };
   try {
     if (!options.dryRun) await recoverStore(config.rootDir);
     const view = await openStoreView(config.rootDir);
@@ -40,7 +52,17 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     const previous = lockfile ?? emptyLockfile();
     // After a merged conflict every locked prompt keeps its version (src/sync/merge-resolution.ts).
     const hold = resolution ? new Set(Object.keys(previous.prompts)) : undefined;
-    const inputs = { options, view, previous, entries, withFiles, connect, stager, ...(hold ? { hold } : {}) };
+    const inputs = {
+      options,
+      view,
+      previous,
+      entries,
+      withFiles,
+      connect,
+      stager,
+      ...(hold ? { hold } : {}),
+      ...(transaction ? { onFetched } : {}),
+    };
     let resolved = options.frozen ? await resolveFromLockfile(inputs) : await resolveFromService(inputs);
     // Every prompt keeps its export name; new ones are named around them (README, "The generated
     // module"). `--frozen` writes the lockfile as it is, names or not.
@@ -51,12 +73,14 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
       renamed = named.renamed;
     }
     const after = await promptsAfter(view, config, resolved);
-    const before = await promptsBefore(view, config, previous, (name) => Boolean(options.dryRun) || after.has(name));
+    // Only `diff` (a dry run) shows them: a sync reads no previous snapshot it does not need.
+    const before = options.dryRun ? await promptsBefore(view, config, previous) : new Map<string, Prompt>();
     const changes = lockChanges(previous, resolved.next, resolved.partial);
     let files = { written: [] as string[], deleted: [] as string[] };
-    if (!options.dryRun) {
+    if (transaction) {
       options.onEvent?.({ type: 'phase', phase: 'write' });
-      files = await commitSync(view, config, previous, resolved, after, !resolved.partial && !options.frozen);
+      await stageTail(transaction, view, config, previous, resolved, after, !resolved.partial && !options.frozen);
+      files = await transaction.commit();
     }
     return {
       prompts: Object.keys(resolved.next.prompts).length,
@@ -76,6 +100,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
   } finally {
     await connecting?.catch(() => undefined);
     await client?.close();
+    await transaction?.abort(); // nothing once committed
     await stager.discard();
     await lock?.release();
   }
@@ -97,16 +122,10 @@ async function promptsAfter(view: StoreView, config: ResolvedConfig, resolved: R
   return after;
 }
 
-/** The previous lockfile's prompts that `wanted` names, as their snapshots hold them (for `diff`). */
-async function promptsBefore(
-  view: StoreView,
-  config: ResolvedConfig,
-  previous: Lockfile,
-  wanted: (name: string) => boolean,
-): Promise<Map<string, Prompt>> {
+/** The previous lockfile's prompts, as their snapshots hold them (for `diff`). */
+async function promptsBefore(view: StoreView, config: ResolvedConfig, previous: Lockfile): Promise<Map<string, Prompt>> {
   const before = new Map<string, Prompt>();
   for (const name of Object.keys(previous.prompts)) {
-    if (!wanted(name)) continue;
     const state = await readLockedSnapshot(view, config.snapshotsDir, name, previous.prompts[name]!, false, config.limits);
     if (state.prompt) before.set(name, state.prompt);
   }
@@ -133,15 +152,20 @@ function lockChanges(previous: Lockfile, next: Lockfile, partial: boolean): Lock
   return { added, changed, removed, unchanged };
 }
 
-/** Generates the module and commits it with the snapshots and the lockfile, in one transaction. */
-async function commitSync(
+/**
+ * Generates the module and stages it with the lockfile and the deletes, after the snapshots staged
+ * while fetching. Its own function, so the module text is released once staged: the commit that
+ * follows holds no file content.
+ */
+async function stageTail(
+  transaction: Transaction,
   view: StoreView,
   config: ResolvedConfig,
   previous: Lockfile,
   resolved: ResolvedPrompts,
   after: ReadonlyMap<string, Prompt>,
   prune: boolean,
-): Promise<{ written: string[]; deleted: string[] }> {
+): Promise<void> {
   const moduleFiles = generateModuleFiles(
     Object.keys(resolved.next.prompts)
       .sort()
@@ -154,9 +178,8 @@ async function commitSync(
     lockfilePath: config.lockfilePath,
     previous,
     next: resolved.next,
-    fetched: resolved.fetched,
     moduleFiles,
     prune,
   });
-  return commitChanges(config.rootDir, changes, { storeDir: config.snapshotsDir });
+  await transaction.stage(changes);
 }

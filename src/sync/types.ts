@@ -92,7 +92,8 @@ export interface SyncInputs {
 export interface FetchedPrompt {
   name: string;
   prompt: Prompt;
-  snapshot: string;
+  /** The snapshot text; dropped (with `files`) once the commit staged them, so a run holds no file content (src/sync/sync.ts). */
+  snapshot?: string;
   entry: LockEntry;
   /** Context files to write, relative to the snapshots folder with `/` separators: reused bytes, or a downloaded file staged on disk. */
   files: Array<{ path: string; content: Uint8Array | StagedFile }>;
@@ -140,7 +141,7 @@ export interface SyncResult extends LockChanges {
   savedByList: number;
   written: string[];
   deleted: string[];
-  /** Prompts before and after, for `diff`. */
+  /** Prompts before (filled by a dry run only) and after, for `diff`. */
   before: Map<string, Prompt>;
   after: Map<string, Prompt>;
   requests: number;

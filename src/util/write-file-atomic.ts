@@ -6,11 +6,12 @@ import { rename, rm, writeFile } from 'node:fs/promises';
  * bundler in watch mode) and an interrupted run never see half a file. The temporary file is
  * created exclusively, so nothing is ever written through a link planted under its name. By
  * default its name is random; a fixed `temp` (the journal's, so a replay after a crash reuses it)
- * whose leftover exists is removed first.
+ * whose leftover exists is removed first. An iterable `content` is read once (the first attempt
+ * fails before reading it).
  */
 export async function writeFileAtomic(
   file: string,
-  content: string | Uint8Array,
+  content: string | Uint8Array | AsyncIterable<Uint8Array>,
   temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
 ): Promise<void> {
   try {

@@ -3,11 +3,12 @@
  * `move` op): a SIGKILL before the commit point leaves the previous files, one after it is rolled
  * forward by the next run, `check` stays green in between, and no staged file is left behind.
  */
-import { cp, readdir, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { resealJournal } from '../helpers/journal.js';
 import { storeTree } from '../helpers/project.js';
 import { ACME_NAME, acmePrompt, hostileService, json } from '../security/hostile-network.js';
 
@@ -112,14 +113,13 @@ describe('a context file moved into place by the journal', () => {
     expect((await runBuiltCli(['sync'], { cwd: dir, env: { ...env, PROMPTLOCK_FAILPOINT_APPLY: '0' } })).signal).toBe('SIGKILL');
     const name = (await workFiles(dir)).find((n) => n.endsWith('.journal'))!;
     const journalFile = path.join(dir, '.promptlock', name);
-    const bytes = await readFile(journalFile, 'latin1');
+    const bytes = await readFile(journalFile);
     // A hand-edited journal (its checksum recomputed) pointing a move at the config file.
-    const { createHash } = await import('node:crypto');
-    const body = bytes.slice(0, bytes.lastIndexOf('\nend '));
-    const edited = body.replace(/"source":"[^"]+"/, `"source":${JSON.stringify(path.join(dir, 'prompts.config.json'))}`);
-    expect(edited).not.toBe(body);
-    const { writeFile } = await import('node:fs/promises');
-    await writeFile(journalFile, `${edited}\nend ${createHash('sha256').update(Buffer.from(edited, 'latin1')).digest('hex')}\n`, 'latin1');
+    const edited = resealJournal(bytes, (header) =>
+      header.replace(/"source":"[^"]+"/, `"source":${JSON.stringify(path.join(dir, 'prompts.config.json'))}`),
+    );
+    expect(edited.toString('utf8')).toContain('prompts.config.json');
+    await writeFile(journalFile, edited);
     expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
     expect(await readFile(path.join(dir, 'prompts.config.json'), 'utf8')).toContain(ACME_NAME);
     expect(await storeTree(dir)).toEqual(treeB);

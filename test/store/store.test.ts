@@ -128,6 +128,17 @@ describe('journaled commits', () => {
     await expect(stat(b)).rejects.toThrow();
   });
 
+  it('a text larger than a chunk (a surrogate pair across the chunk boundary) is staged, compared and applied a chunk at a time', async () => {
+    const target = path.join(root, 'big.ts');
+    const text = `${'a'.repeat((1 << 20) - 1)}\u{1F600}${'é'.repeat(1 << 20)}end`;
+    expect(await commitChanges(root, [{ kind: 'write', path: target, content: text }])).toEqual({ written: [target], deleted: [] });
+    expect(await readFile(target, 'utf8')).toBe(text);
+    expect(await commitChanges(root, [{ kind: 'write', path: target, content: text }])).toEqual({ written: [], deleted: [] });
+    const changed = `${text.slice(0, -3)}END`; // same size, different last chunk
+    expect(await commitChanges(root, [{ kind: 'write', path: target, content: changed }])).toEqual({ written: [target], deleted: [] });
+    expect(await readFile(target, 'utf8')).toBe(changed);
+  });
+
   it('a committed journal left by a killed run is visible to readers and rolled forward by recovery', async () => {
     const target = path.join(root, 'lock.json');
     const gone = path.join(root, 'p/gone.json');
@@ -213,8 +224,16 @@ describe('journaled commits', () => {
     ],
     ['bytes added', (b: Buffer) => Buffer.concat([b, Buffer.from('more')]), 'where its header announces'],
     [
-      'a header that is not JSON',
+      'a header that is not JSON (version 1)',
       (b: Buffer) => Buffer.concat([Buffer.from('promptlock-journal 1\n{oops\n'), b.subarray(b.indexOf(0x0a, 21) + 1)]),
+      'its header is not valid JSON',
+    ],
+    [
+      'a header that is not JSON (version 2)',
+      (b: Buffer) => {
+        const at = Number(b.toString('latin1', 21, 37));
+        return Buffer.concat([b.subarray(0, at), Buffer.from('{oops\n'), b.subarray(b.indexOf(0x0a, at) + 1)]);
+      },
       'its header is not valid JSON',
     ],
     ['not a journal', () => Buffer.from('something else entirely\n'), 'it does not start like a promptlock journal'],

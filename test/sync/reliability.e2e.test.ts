@@ -76,17 +76,20 @@ describe('kill -9 at any moment', () => {
     stateB = await storeTree(probe);
   });
 
-  it('leaves check green after a SIGKILL at 20 different moments (and 3 more in the commit path), and the next sync completes', async () => {
+  it('leaves check green after a SIGKILL at 20 different moments (and 5 more in the staging and commit path), and the next sync completes', async () => {
     const outcomes = { old: 0, new: 0, mixed: 0 };
     const before = await storeTree(stateA);
     // 10 kills at moments spread over the whole run, 10 inside the commit itself: after N of its
     // file operations (the journal has one per changed file, plus lockfile and module). Then the
-    // two moments before the commit point (journal written but not fsynced; fsynced but not yet
-    // renamed), and one kill in the replay of a killed commit.
-    type Kill = { afterMs: number } | { failpoint: number; replayFailpoint?: number } | { point: string };
+    // moments before the commit point (while fetching, after N prompts were staged into the pending
+    // journal; journal written but not fsynced; fsynced but not yet renamed), and one kill in the
+    // replay of a killed commit.
+    type Kill = { afterMs: number } | { failpoint: number; replayFailpoint?: number } | { point: string; staged?: number };
     const kills: Kill[] = [
       ...Array.from({ length: 10 }, (_, i) => ({ afterMs: Math.round((i / 10) * duration) })),
       ...Array.from({ length: 10 }, (_, i) => ({ failpoint: Math.round((i / 9) * (COUNT + 1)) })),
+      { point: 'staged', staged: 1 },
+      { point: 'staged', staged: COUNT / 2 },
       { point: 'journal-written' },
       { point: 'journal-synced' },
       { failpoint: 10, replayFailpoint: 25 },
@@ -100,6 +103,7 @@ describe('kill -9 at any moment', () => {
           ...env,
           PROMPTLOCK_FAILPOINT_APPLY: 'failpoint' in kill ? String(kill.failpoint) : undefined,
           PROMPTLOCK_FAILPOINT: 'point' in kill ? kill.point : undefined,
+          PROMPTLOCK_FAILPOINT_STAGED: 'staged' in kill ? String(kill.staged) : undefined,
         },
         ...('afterMs' in kill ? { killAfterMs: kill.afterMs } : {}),
       });
