@@ -12,7 +12,7 @@ import { stringLiteral } from './escape.js';
 import { inputsDigest, inputsLine, sealModule } from './inputs-digest.js';
 import { type ModuleFile, type ModuleOptions, moduleFormat, type OmittableField, omittedFields, optionsKey } from './module-format.js';
 import { exportNames } from './naming.js';
-import { type CodegenPrompt, type FunctionOptions, type FunctionSource, promptToFunction } from './prompt-to-function.js';
+import { type CodegenPrompt, constantPrefix, type FunctionOptions, type FunctionSource, promptToFunction } from './prompt-to-function.js';
 import { runtimeFor, runtimeSource } from './runtime-source.js';
 
 /**
@@ -32,7 +32,7 @@ function functionSource(
   memo: CompiledFunctions | undefined,
 ): FunctionSource {
   if (!memo) return promptToFunction(item, functionName, options);
-  const key = `${functionName}\n${item.name}\n${item.entry.version}\n${options.file}\n${options.omit.join(',')}`;
+  const key = `${functionName}\n${item.name}\n${item.entry.version}\n${options.file}\n${options.omit.join(',')}\n${options.prefix}`;
   const hit = memo.get(item.prompt);
   if (hit && hit.key === key) return hit.result;
   const result = promptToFunction(item, functionName, options);
@@ -70,12 +70,16 @@ function moduleText(
   const names = exportNames(sorted);
   if (names.size !== sorted.length) throw new Error('generateModule: the same package name was given twice');
 
-  const functions = sorted.map((item) => functionSource(item, names.get(item.name)!, { file, omit }, memo));
+  const prefix = constantPrefix(names.values());
+  const functions = sorted.map((item) => functionSource(item, names.get(item.name)!, { file, omit, prefix }, memo));
   const runtime = runtimeFor({
     file,
     omit,
+    value: functions.some((f) => f.value),
+    plain: functions.some((f) => f.plain),
     values: functions.some((f) => f.values),
     join: functions.some((f) => f.join),
+    freeze: functions.some((f) => f.freeze),
   });
   const out: string[] = [`${BANNER}\n${inputsLine(digest, sorted.length)}\n/* eslint-disable */\n\n`, runtime];
   // One string per function, joined once: measured faster than one flat array of small pieces.
