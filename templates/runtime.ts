@@ -128,3 +128,6 @@ export function $freeze<T>(value: T): T {
   }
   return value;
 }
+
+/** The empty array every empty array field of every prompt shares, frozen. */
+export const $empty: readonly never[] = /* @__PURE__ */ Object.freeze([]);

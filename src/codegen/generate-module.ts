@@ -80,6 +80,7 @@ function moduleText(
     values: functions.some((f) => f.values),
     join: functions.some((f) => f.join),
     freeze: functions.some((f) => f.freeze),
+    empty: functions.some((f) => f.empty),
   });
   const out: string[] = [`${BANNER}\n${inputsLine(digest, sorted.length)}\n/* eslint-disable */\n\n`, runtime];
   // One string per function, joined once: measured faster than one flat array of small pieces.

@@ -6,7 +6,7 @@
 
 import type { LockEntry } from '../store/lockfile-format.js';
 import { listVariables, type Variable, type VariableType } from '../template/index.js';
-import { PROMPT_FIELD_ORDER, type Prompt, promptTexts, type TextField } from '../types.js';
+import { PROMPT_FIELD_ORDER, type Prompt, promptTexts } from '../types.js';
 import { compileText, DIRECT_PLACEHOLDERS, type ParsedText, parseText } from './compile-text.js';
 import { docText, jsonLiteral, propertyKey, stringLiteral } from './escape.js';
 import type { OmittableField } from './module-format.js';
@@ -31,10 +31,6 @@ const TS_TYPES: Readonly<Record<VariableType, string>> = {
   array: 'unknown[]',
   object: 'Record<string, unknown>',
 };
-
-function texts(prompt: Prompt): Array<{ label: TextField; text: string | null | undefined }> {
-  return promptTexts(prompt);
-}
 
 function functionDoc({ name, entry, prompt }: CodegenPrompt): string {
   // Every text that reaches a comment goes through docText, grammar-checked fields too.
@@ -90,6 +86,8 @@ export interface FunctionSource {
   join: boolean;
   /** Has frozen constants (`$freeze`). */
   freeze: boolean;
+  /** Has an empty array field (`$empty`). */
+  empty: boolean;
 }
 
 /** `variables.name`, or `variables["odd name"]` when the name is not an identifier. */
@@ -99,13 +97,14 @@ function member(object: string, name: string): string {
 }
 
 /**
- * The fast read of variable `i` as text: a string that is the plain object's own property is used
+ * The fast read of variable `i` as text (`prompt`: the package name as a string literal): a string that is the plain object's own property is used
  * as it is; anything else (not a plain object, a value of another type, a name `Object.prototype`
  * has) goes through `$value`, which checks and converts it, or throws naming what is missing.
  */
 function readVariable(prompt: string, name: string, i: number): string {
   const own = member('variables', name);
-  return `  const v${i} = p && $proto[${stringLiteral(name)}] === undefined && typeof ${own} === "string" ? ${own} : $value(${stringLiteral(prompt)}, variables, ${stringLiteral(name)});`;
+  const key = stringLiteral(name);
+  return `  const v${i} = p && $proto[${key}] === undefined && typeof ${own} === "string" ? ${own} : $value(${prompt}, variables, ${key});`;
 }
 
 /**
@@ -128,7 +127,15 @@ export function promptToFunction(
   const { file, omit } = options;
   // Every variable of every text, omitted texts too: the function's signature is the prompt's
   // contract (the lockfile's variables), the same in a server module and a browser one.
-  const variables = listVariables(texts(prompt), name);
+  // Each text is parsed once, for its variables and for its code.
+  const parsed = new Map<string, ParsedText>();
+  const texts = promptTexts(prompt).map(({ label, text }) => {
+    if (typeof text !== 'string') return { label, text };
+    const one = parseText(text);
+    parsed.set(label, one);
+    return { label, text, segments: one.segments };
+  });
+  const variables = listVariables(texts, name);
   const indexes = new Map(variables.map((variable, i) => [variable.name, i]));
   const index = (variable: string) => indexes.get(variable)!;
   const omitted = new Set<string>(omit);
@@ -143,25 +150,27 @@ export function promptToFunction(
       values: false,
       join: false,
       freeze: false,
+      empty: false,
     };
   }
   const typed = file === 'ts';
   const signature = typed
     ? `${functionName}(${parameter(variables)}): RenderedPrompt`
     : `${functionName}(${variables.length > 0 ? 'variables' : ''})`;
-  const parsed = new Map<string, ParsedText>();
+  // Only the texts the module emits (not the omitted ones) decide the shape and are compiled.
+  const emitted = new Map<string, ParsedText>();
   let placeholders = 0;
   for (const [key, value] of fields) {
-    const text = prompt[key as TextField];
-    if (value !== undefined || typeof text !== 'string') continue;
-    const one = parseText(text);
-    parsed.set(key, one);
-    placeholders += one.placeholders;
+    const text = parsed.get(key);
+    if (value !== undefined || text === undefined) continue;
+    emitted.set(key, text);
+    placeholders += text.placeholders;
   }
   const direct = placeholders <= DIRECT_PLACEHOLDERS;
   const constants: string[] = [];
   const body: string[] = [];
   let join = false;
+  let empty = false;
   let extra = 0;
   for (const [key, value] of fields) {
     if (value !== undefined) {
@@ -169,13 +178,19 @@ export function promptToFunction(
         body.push(`    ${propertyKey(key)}: ${jsonLiteral(value)},`);
         continue;
       }
+      if (Array.isArray(value) && value.length === 0) {
+        empty = true;
+        body.push(`    ${propertyKey(key)}: $empty,`);
+        continue;
+      }
       const constant = `${options.prefix ?? '$'}${FIELD_ORDER_SET.has(key) ? key : `extra${extra++}`}$${functionName}`;
-      const type = typed ? `: RenderedPrompt[${stringLiteral(key)}]` : '';
+      // Typed where the literal alone would be too wide (a context item's "type" as string).
+      const type = typed && key !== 'tags' && key !== 'metadata' ? `: RenderedPrompt[${stringLiteral(key)}]` : '';
       constants.push(`const ${constant}${type} = /* @__PURE__ */ $freeze(${jsonLiteral(value)});`);
       body.push(`    ${propertyKey(key)}: ${constant},`);
       continue;
     }
-    const text = parsed.get(key);
+    const text = emitted.get(key);
     const expression = text ? compileText(text, index, '      ', direct) : 'null';
     join ||= expression.startsWith('$join(');
     body.push(`    ${key}: ${expression},`);
@@ -185,13 +200,14 @@ export function promptToFunction(
     // Read even when no emitted text uses them (a field omitted), so a call missing one fails in
     // every module alike; only the read of a value some text uses needs a name.
     const used = new Set<string>();
-    for (const text of parsed.values()) for (const segment of text.segments) if (segment.kind === 'placeholder') used.add(segment.name);
+    for (const text of emitted.values()) for (const segment of text.segments) if (segment.kind === 'placeholder') used.add(segment.name);
     if (used.size > 0) lines.push('  const p = $plain(variables);');
+    const promptName = stringLiteral(name);
     variables.forEach((variable, i) => {
       lines.push(
         used.has(variable.name)
-          ? readVariable(name, variable.name, i)
-          : `  $value(${stringLiteral(name)}, variables, ${stringLiteral(variable.name)});`,
+          ? readVariable(promptName, variable.name, i)
+          : `  $value(${promptName}, variables, ${stringLiteral(variable.name)});`,
       );
     });
   } else if (variables.length > 0) {
@@ -207,5 +223,6 @@ export function promptToFunction(
     values: variables.length > 0 && !direct,
     join,
     freeze: constants.length > 0,
+    empty,
   };
 }

@@ -116,6 +116,8 @@ export interface RuntimeNeeds {
   join: boolean;
   /** Some function has frozen constants (`$freeze`). */
   freeze: boolean;
+  /** Some function has an empty array field (`$empty`). */
+  empty: boolean;
 }
 
 /** The runtime part of one module file: a marker line and the declarations it needs, or ''. */
@@ -126,6 +128,7 @@ export function runtimeFor(needs: RuntimeNeeds): string {
   if (needs.values) used.add('$values');
   if (needs.join) used.add('$join');
   if (needs.freeze) used.add('$freeze');
+  if (needs.empty) used.add('$empty');
   const parts: string[] = [];
   for (const declaration of runtimeDeclarations()) {
     if (declaration.kind === 'interface') {

@@ -133,7 +133,8 @@ function readSnapshotFile(
   shown: string,
   name: string,
   previous: ReadonlyMap<string, CachedSnapshot> | undefined,
-  thisRead: Map<string, CachedSnapshot>,
+  /** Receives this read's snapshots when a cache keeps them; without one the texts are not held. */
+  thisRead: Map<string, CachedSnapshot> | undefined,
   integrity: string,
   limits: Readonly<Limits> | undefined,
 ): { prompt: Prompt; matches: boolean } {
@@ -154,7 +155,7 @@ function readSnapshotFile(
   const same = known !== undefined && known.text === text;
   const prompt = same ? known.prompt : decodeSnapshot(text, shown, limits);
   const matches = (same && known.verified === integrity) || matchesLock(text, prompt, integrity);
-  thisRead.set(file, { text, prompt, ...(matches ? { verified: integrity } : {}) });
+  thisRead?.set(file, { text, prompt, ...(matches ? { verified: integrity } : {}) });
   return { prompt, matches };
 }
 
@@ -177,7 +178,7 @@ export async function readLockedPrompts(location: StoreLocation, options: ReadLo
   const problems: string[] = [];
   // Shown paths are derived from one computed for the folder: path.relative per file adds up.
   const shownDir = displayPath(location.snapshotsDir);
-  const thisRead = new Map<string, CachedSnapshot>();
+  const thisRead = options.cache ? new Map<string, CachedSnapshot>() : undefined;
   for (const name of names) {
     try {
       const file = snapshotPath(location.snapshotsDir, name);
@@ -191,7 +192,7 @@ export async function readLockedPrompts(location: StoreLocation, options: ReadLo
       problems.push(error.message);
     }
   }
-  if (options.cache) options.cache.previous = thisRead;
+  if (options.cache && thisRead) options.cache.previous = thisRead;
   if (problems.length > 0) {
     problems.sort();
     const message =

@@ -93,8 +93,18 @@ a.tags.push('x');
   it('are named apart from every export name, even ones that start with $', async () => {
     expect(constantPrefix(['welcome', 'other'])).toBe('$');
     expect(constantPrefix(['welcome', '$$x', '$y'])).toBe('$$$');
-    const source = generateModule([item]);
-    expect(source).toContain('const $tags$welcome: RenderedPrompt["tags"] = /* @__PURE__ */ $freeze(["a","b"]);');
+    expect(generateModule([item])).toContain('const $tags$welcome = /* @__PURE__ */ $freeze(["a","b"]);');
+    // A recorded export name that spells the constant of another prompt.
+    const x = codegenPrompt('@acme/x', { tags: ['x'] });
+    x.entry.exportName = 'x';
+    const taken = codegenPrompt('@acme/taken', { tags: ['taken'] });
+    taken.entry.exportName = '$tags$x';
+    const source = generateModule([x, taken]);
+    expect(source).toContain('const $$tags$x = /* @__PURE__ */ $freeze(["x"]);');
+    expect(compileStrict({ '/prompts.ts': source })).toEqual([]);
+    const mod = await load(source);
+    expect(mod.x!().tags).toEqual(['x']);
+    expect(mod.$tags$x!().tags).toEqual(['taken']);
   });
 });
 
