@@ -194,8 +194,7 @@ export async function readLockedPrompts(location: StoreLocation, options: ReadLo
   const text = options.lockfileText ?? (await readLockfileText(location.lockfilePath));
   // A conflicted lockfile is not resolved here (generate writes only the module): the error says to run `promptlock sync`.
   const cached = options.cache?.lockfile;
-  const lockfile: Lockfile =
-    cached?.text === text ? cached.decoded : decodeUnconflictedLockfile(text, displayPath(location.lockfilePath));
+  const lockfile: Lockfile = cached?.text === text ? cached.decoded : decodeUnconflictedLockfile(text, displayPath(location.lockfilePath));
   if (options.cache) options.cache.lockfile = { text, decoded: lockfile };
   const names = Object.keys(lockfile.prompts);
   const out: LockedPrompt[] = [];
