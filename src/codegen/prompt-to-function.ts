@@ -97,9 +97,12 @@ function member(object: string, name: string): string {
 }
 
 /**
- * The fast read of variable `i` as text (`prompt`: the package name as a string literal): a string that is the plain object's own property is used
- * as it is; anything else (not a plain object, a value of another type, a name `Object.prototype`
- * has) goes through `$value`, which checks and converts it, or throws naming what is missing.
+ * The fast read of variable `i` as text (`prompt`: the package name as a string literal): a string
+ * that is the plain object's own property is used as it is; anything else (not a plain object, a
+ * value of another type, a name `Object.prototype` has) goes through `$value`, which checks and
+ * converts it, or throws naming what is missing. Inline rather than a helper call: with a helper
+ * the bench's short prompts rendered 8.2 M calls/s, inline 12.9 M (the engine folds
+ * `$proto[key] === undefined` to a constant only where the key is written out).
  */
 function readVariable(prompt: string, name: string, i: number): string {
   const own = member('variables', name);
@@ -112,11 +115,11 @@ function readVariable(prompt: string, name: string, i: number): string {
  *
  * Shape of a call, fastest first (measured: the bench's render scenario): the fields that are
  * arrays or objects are module-level constants, deeply frozen and shared by every call, each
- * named `$<field>$<functionName>` (see `constantPrefix`); a call allocates only the returned object
- * and its rendered texts. A prompt
- * with at most `DIRECT_PLACEHOLDERS` placeholders reads each variable into a local and
- * concatenates its texts directly; a larger one reads them into one array and joins each text from
- * an array of parts (type-checking cost linear in its placeholders; see compile-text.ts).
+ * named `$<field>$<functionName>` (see `constantPrefix`), or the shared `$empty` for an empty
+ * array; a call allocates only the returned object and its rendered texts. A prompt with at most
+ * `DIRECT_PLACEHOLDERS` placeholders reads each variable into a local and concatenates its texts
+ * directly; a larger one reads them into one array and joins each text from an array of parts
+ * (type-checking cost linear in its placeholders; see compile-text.ts).
  */
 export function promptToFunction(
   item: CodegenPrompt,
