@@ -28,8 +28,8 @@ export interface RenderedPromptContextItem {
 
 /**
  * A prompt with its variables filled in: the service's prompt object, texts rendered. Each call
- * returns a new object; its arrays and objects (`tags`, `context`, `metadata`, extra fields) are
- * constants every call shares, deeply frozen: read-only, and changing one throws a TypeError.
+ * returns a new object; its arrays and objects (`tags`, `context`, `metadata`, fields the service
+ * added) are constants every call shares, deeply frozen: read-only, changing one throws a TypeError.
  */
 export interface RenderedPrompt {
   id: string;
