@@ -12,27 +12,31 @@
  * of its API and a strict `noUnusedLocals` build never sees one unused.
  */
 
-/** One attached context file or URL, as the prompt service describes it. */
+/** One attached context file or URL, as the prompt service describes it. Shared and frozen: read-only. */
 export interface RenderedPromptContextItem {
-  id: string;
-  type: 'file' | 'url';
-  label?: string | null;
-  createdAt?: number;
-  url?: string | null;
-  urlFetchedAt?: number | null;
-  fileName?: string | null;
-  fileSize?: number | null;
-  mimeType?: string | null;
-  [field: string]: unknown;
+  readonly id: string;
+  readonly type: 'file' | 'url';
+  readonly label?: string | null;
+  readonly createdAt?: number;
+  readonly url?: string | null;
+  readonly urlFetchedAt?: number | null;
+  readonly fileName?: string | null;
+  readonly fileSize?: number | null;
+  readonly mimeType?: string | null;
+  readonly [field: string]: unknown;
 }
 
-/** A prompt with its variables filled in: the service's prompt object, texts rendered. */
+/**
+ * A prompt with its variables filled in: the service's prompt object, texts rendered. Each call
+ * returns a new object; its arrays and objects (`tags`, `context`, `metadata`, fields the service
+ * added) are constants every call shares, deeply frozen: read-only, changing one throws a TypeError.
+ */
 export interface RenderedPrompt {
   id: string;
   title: string;
   description?: string | null;
   category?: string | null;
-  tags: string[];
+  tags: readonly string[];
   /** The exact version this module was generated from (`v0` is the draft). */
   version: string;
   workspaceSlug: string;
@@ -41,8 +45,8 @@ export interface RenderedPrompt {
   systemPrompt: string | null;
   content: string;
   critiquePrompt: string | null;
-  context: RenderedPromptContextItem[];
-  metadata: { createdAt?: number; [field: string]: unknown };
+  context: readonly RenderedPromptContextItem[];
+  metadata: { readonly createdAt?: number; readonly [field: string]: unknown };
   /** Fields the service added beyond the spec are kept. */
   [field: string]: unknown;
 }
@@ -59,27 +63,47 @@ export function $string(value: unknown): string {
 }
 
 /**
- * Reads the variables a prompt needs, in order, as text. Types stop TypeScript callers from
- * leaving one out; this check is for plain JavaScript callers, so a missing value fails loudly,
- * naming the prompt and the variable, instead of sending a half-filled prompt to a model. Only
- * the object's own properties count: `{{constructor}}` never reads `Object.prototype`.
+ * One variable of a prompt as text. Types stop TypeScript callers from leaving one out; this check
+ * is for plain JavaScript callers, so a missing value fails loudly, naming the prompt and the
+ * variable, instead of sending a half-filled prompt to a model. Only the object's own properties
+ * count: `{{constructor}}` never reads `Object.prototype`.
  */
-export function $values(prompt: string, variables: object, names: readonly string[]): string[] {
+export function $value(prompt: string, variables: object, name: string): string {
   if (variables === null || typeof variables !== 'object') {
     throw new TypeError(
       `Prompt "${prompt}" takes its variables as an object, got ${variables === null ? 'null' : typeof variables}.`,
     );
   }
-  const values: string[] = [];
-  for (const name of names) {
-    const value = Object.prototype.hasOwnProperty.call(variables, name)
-      ? (variables as Record<string, unknown>)[name]
-      : undefined;
-    if (value === undefined) {
-      throw new TypeError(`Prompt "${prompt}" is missing variable "${name}".`);
-    }
-    values.push($string(value));
+  const value = Object.prototype.hasOwnProperty.call(variables, name)
+    ? (variables as Record<string, unknown>)[name]
+    : undefined;
+  if (value === undefined) {
+    throw new TypeError(`Prompt "${prompt}" is missing variable "${name}".`);
   }
+  return $string(value);
+}
+
+/**
+ * `Object.prototype`, for the fast path's own-property test (see `$plain`). Found by a call marked
+ * pure, so a bundler drops it with the last function that reads it; a module constant, so the
+ * engine folds `$proto["name"] === undefined` to a constant while nothing adds that name to it.
+ */
+export const $proto: Readonly<Record<string, unknown>> = /* @__PURE__ */ Object.getPrototypeOf({});
+
+/**
+ * Whether `variables` is a plain object: the guard of a generated function's fast path. A plain
+ * object's property that is not its own can only come from `Object.prototype`, so a string read
+ * from it is its own whenever `$proto` has no property of that name; anything else (a polluted
+ * prototype, a class instance, a number) takes `$value`'s full check.
+ */
+export function $plain(variables: unknown): boolean {
+  return variables !== null && typeof variables === 'object' && Object.getPrototypeOf(variables) === $proto;
+}
+
+/** The values of a prompt with many variables, in order, as text (`$value` for each). */
+export function $values(prompt: string, variables: object, names: readonly string[]): string[] {
+  const values: string[] = [];
+  for (const name of names) values.push($value(prompt, variables, name));
   return values;
 }
 
@@ -92,3 +116,18 @@ export function $join(values: readonly string[], parts: readonly (string | numbe
   for (const part of parts) out += typeof part === 'number' ? values[part] : part;
   return out;
 }
+
+/**
+ * `value` frozen down to its last nested array and object: the constant fields of a prompt, built
+ * once when the module loads and shared by every call.
+ */
+export function $freeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const key of Object.keys(value)) $freeze((value as Record<string, unknown>)[key]);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The empty array every empty array field of every prompt shares, frozen. */
+export const $empty: readonly never[] = /* @__PURE__ */ Object.freeze([]);

@@ -34,7 +34,7 @@ export function runtimeSource(): string {
 /** One top-level declaration of the runtime, with the JSDoc above it. */
 interface Declaration {
   name: string;
-  kind: 'interface' | 'function';
+  kind: 'interface' | 'function' | 'const';
   text: string;
 }
 
@@ -46,7 +46,7 @@ function runtimeDeclarations(): Declaration[] {
     .trimEnd()
     .split(/\n\n(?=\/\*\*)/)
     .map((text) => {
-      const match = /^export (interface|function) (\$?\w+)/m.exec(text);
+      const match = /^export (interface|function|const) (\$?\w+)/m.exec(text);
       if (!match) throw new Error(`templates/runtime.ts: a block declares nothing exported:\n${text}`);
       return { kind: match[1] as Declaration['kind'], name: match[2]!, text };
     });
@@ -106,22 +106,36 @@ export interface RuntimeNeeds {
   /** `ts`: interfaces and helpers; `js`: helpers as JavaScript; `dts`: interfaces. */
   file: 'ts' | 'js' | 'dts';
   omit: readonly OmittableField[];
-  /** Some function reads its variables (`$values`, which calls `$string`). */
+  /** Some function reads its variables one by one (`$value`, which calls `$string`). */
+  value: boolean;
+  /** Some function reads them by the fast path (`$proto`, `$plain`). */
+  plain: boolean;
+  /** Some function reads them into one array (`$values`). */
   values: boolean;
-  /** Some text has placeholders (`$join`). */
+  /** Some text is joined from an array of parts (`$join`). */
   join: boolean;
+  /** Some function has frozen constants (`$freeze`). */
+  freeze: boolean;
+  /** Some function has an empty array field (`$empty`). */
+  empty: boolean;
 }
 
 /** The runtime part of one module file: a marker line and the declarations it needs, or ''. */
 export function runtimeFor(needs: RuntimeNeeds): string {
-  const used = new Set<string>([...(needs.values ? ['$string', '$values'] : []), ...(needs.join ? ['$join'] : [])]);
+  const used = new Set<string>();
+  if (needs.value || needs.values) used.add('$string').add('$value');
+  if (needs.plain) used.add('$proto').add('$plain');
+  if (needs.values) used.add('$values');
+  if (needs.join) used.add('$join');
+  if (needs.freeze) used.add('$freeze');
+  if (needs.empty) used.add('$empty');
   const parts: string[] = [];
   for (const declaration of runtimeDeclarations()) {
     if (declaration.kind === 'interface') {
       if (needs.file === 'js') continue;
       parts.push(declaration.name === 'RenderedPrompt' ? renderedPrompt(declaration.text, needs.omit) : declaration.text);
     } else if (needs.file !== 'dts' && used.has(declaration.name)) {
-      const text = declaration.text.replace(/^export function /m, 'function ');
+      const text = declaration.text.replace(/^export (function|const) /m, '$1 ');
       parts.push(needs.file === 'js' ? toJavaScript(text) : text);
     }
   }

@@ -444,14 +444,22 @@ function checkedValues(state: PromptState, variables: unknown): Record<string, u
  */
 function probe(fn: AnyPrompt): { names: string[]; version: unknown } {
   const names: string[] = [];
+  const record = (property: string | symbol) => {
+    if (typeof property === 'string' && !names.includes(property)) names.push(property);
+  };
+  // A generated function checks a name (getOwnPropertyDescriptor) or, on its fast path for a plain
+  // object, only reads it (get): either records it.
   const stand = new Proxy(
     {},
     {
       getOwnPropertyDescriptor(_target, property) {
-        if (typeof property === 'string' && !names.includes(property)) names.push(property);
+        record(property);
         return { value: '', writable: true, enumerable: true, configurable: true };
       },
-      get: () => '',
+      get: (_target, property) => {
+        record(property);
+        return '';
+      },
       has: () => true,
     },
   );

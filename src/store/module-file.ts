@@ -59,9 +59,11 @@ export async function scanModuleFile<Scan extends ModuleScan>(
  */
 export async function writeIfChanged(file: string, content: string, rootDir: string): Promise<boolean> {
   await new StorePathGuard(rootDir).check(file, 'write');
-  const current = await readFile(file, 'utf8').catch(() => undefined);
-  if (current === content) return false;
+  // Compared as bytes: decoding a large module back to text cost more than encoding it once.
+  const bytes = Buffer.from(content, 'utf8');
+  const current = await readModuleFile(file);
+  if (current?.equals(bytes)) return false;
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFileAtomic(file, content);
+  await writeFileAtomic(file, bytes);
   return true;
 }

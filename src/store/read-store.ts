@@ -5,7 +5,7 @@
  * every unreadable snapshot reported in one error so a broken merge is fixed in one go. One
  * integrity check (`matchesLock`) serves both.
  */
-import { readFileSync } from 'node:fs';
+import { type BigIntStats, readFileSync, statSync } from 'node:fs';
 import { LockfileError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import type { Prompt } from '../types.js';
@@ -110,6 +110,17 @@ interface CachedSnapshot {
   prompt: Prompt;
   /** The lock integrity this text was found to match, if it did. */
   verified?: string;
+  /** The file's identity, size and times, taken before it was read. */
+  stamp?: string;
+}
+
+/**
+ * What changes whenever a file's content may have: inode, size, modification and change time in
+ * nanoseconds (a write, a rename onto it, or `touch` each move the change time, which no program
+ * can set back). Equal stamps let `watch` skip reading an unchanged snapshot.
+ */
+function stampOf(stats: BigIntStats | undefined): string | undefined {
+  return stats && `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
 }
 
 /**
@@ -122,6 +133,8 @@ interface CachedSnapshot {
  */
 export interface SnapshotCache {
   previous: Map<string, CachedSnapshot>;
+  /** The lockfile text of the previous read and its decoding, reused while the text is the same. */
+  lockfile?: { text: string; decoded: Lockfile };
 }
 
 export function createSnapshotCache(): SnapshotCache {
@@ -133,10 +146,20 @@ function readSnapshotFile(
   shown: string,
   name: string,
   previous: ReadonlyMap<string, CachedSnapshot> | undefined,
-  thisRead: Map<string, CachedSnapshot>,
+  /** Receives this read's snapshots when a cache keeps them; without one the texts are not held. */
+  thisRead: Map<string, CachedSnapshot> | undefined,
   integrity: string,
   limits: Readonly<Limits> | undefined,
 ): { prompt: Prompt; matches: boolean } {
+  const known = previous?.get(file);
+  // With a cache, the stamp is taken before the read: a file changed after it gets a new stamp
+  // and is read again next time. An unchanged stamp reuses what was read (one stat, no read).
+  const stamp = thisRead ? stampOf(statSync(file, { bigint: true, throwIfNoEntry: false })) : undefined;
+  if (known !== undefined && stamp !== undefined && known.stamp === stamp) {
+    const matches = known.verified === integrity || matchesLock(known.text, known.prompt, integrity);
+    thisRead!.set(file, { ...known, ...(matches ? { verified: integrity } : {}) });
+    return { prompt: known.prompt, matches };
+  }
   let text: string;
   try {
     // Synchronous on purpose: for thousands of small files one read each on this thread is several
@@ -150,11 +173,10 @@ function readSnapshotFile(
         : `Cannot read snapshot ${shown} of ${name}: ${(error as Error).message}`,
     );
   }
-  const known = previous?.get(file);
   const same = known !== undefined && known.text === text;
   const prompt = same ? known.prompt : decodeSnapshot(text, shown, limits);
   const matches = (same && known.verified === integrity) || matchesLock(text, prompt, integrity);
-  thisRead.set(file, { text, prompt, ...(matches ? { verified: integrity } : {}) });
+  thisRead?.set(file, { text, prompt, ...(matches ? { verified: integrity } : {}), ...(stamp ? { stamp } : {}) });
   return { prompt, matches };
 }
 
@@ -171,13 +193,15 @@ export interface ReadLockedPromptsOptions {
 export async function readLockedPrompts(location: StoreLocation, options: ReadLockedPromptsOptions = {}): Promise<LockedPrompt[]> {
   const text = options.lockfileText ?? (await readLockfileText(location.lockfilePath));
   // A conflicted lockfile is not resolved here (generate writes only the module): the error says to run `promptlock sync`.
-  const lockfile: Lockfile = decodeUnconflictedLockfile(text, displayPath(location.lockfilePath));
+  const cached = options.cache?.lockfile;
+  const lockfile: Lockfile = cached?.text === text ? cached.decoded : decodeUnconflictedLockfile(text, displayPath(location.lockfilePath));
+  if (options.cache) options.cache.lockfile = { text, decoded: lockfile };
   const names = Object.keys(lockfile.prompts);
   const out: LockedPrompt[] = [];
   const problems: string[] = [];
   // Shown paths are derived from one computed for the folder: path.relative per file adds up.
   const shownDir = displayPath(location.snapshotsDir);
-  const thisRead = new Map<string, CachedSnapshot>();
+  const thisRead = options.cache ? new Map<string, CachedSnapshot>() : undefined;
   for (const name of names) {
     try {
       const file = snapshotPath(location.snapshotsDir, name);
@@ -191,7 +215,7 @@ export async function readLockedPrompts(location: StoreLocation, options: ReadLo
       problems.push(error.message);
     }
   }
-  if (options.cache) options.cache.previous = thisRead;
+  if (options.cache && thisRead) options.cache.previous = thisRead;
   if (problems.length > 0) {
     problems.sort();
     const message =

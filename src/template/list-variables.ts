@@ -1,4 +1,4 @@
-import { lineColumn, parseTemplate, type VariableType } from './parse-template.js';
+import { lineColumn, parseTemplate, type Segment, type VariableType } from './parse-template.js';
 
 export interface Variable {
   name: string;
@@ -12,6 +12,8 @@ export interface Variable {
 export interface LabeledText {
   label: string;
   text: string | null | undefined;
+  /** `parseTemplate(text)`, when the caller has it already (the code generator does). */
+  segments?: readonly Segment[];
 }
 
 /**
@@ -45,9 +47,9 @@ interface Seen {
 export function listVariables(texts: string | readonly LabeledText[], where?: string): Variable[] {
   const sources: readonly LabeledText[] = typeof texts === 'string' ? [{ label: 'text', text: texts }] : texts;
   const seen = new Map<string, Seen>();
-  for (const { label, text } of sources) {
+  for (const { label, text, segments } of sources) {
     if (!text) continue;
-    for (const segment of parseTemplate(text)) {
+    for (const segment of segments ?? parseTemplate(text)) {
       if (segment.kind !== 'placeholder') continue;
       // Line and column cost a scan of the text: worked out only for an error message.
       const location = () => {

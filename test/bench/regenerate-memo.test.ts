@@ -43,3 +43,42 @@ describe('generate, run again with the same reuse cache', () => {
     expect(written).toContain(expectIn);
   });
 });
+
+describe('the reuse cache and the files on disk', () => {
+  it('sees a snapshot rewritten at once with the same size, and reuses what did not change', async () => {
+    const { readLockedPrompts } = await import('../../src/store/read-store.js');
+    const { encodeSnapshot } = await import('../../src/store/snapshot-format.js');
+    const { snapshotPath } = await import('../../src/store/paths.js');
+    const { writeFile } = await import('node:fs/promises');
+    const store = await writeStore(dir, [a, b]);
+    const outputPath = path.join(dir, 'prompts.ts');
+    const cache = createGenerateCache();
+    await generate({ ...store, outputPath, cache });
+    const first = await readLockedPrompts(store, { cache: cache.snapshots });
+    const second = await readLockedPrompts(store, { cache: cache.snapshots });
+    // Unchanged files and lockfile: the same decoded objects, so the emitter's memo applies.
+    expect(second.map((item) => item.prompt)).toEqual(first.map((item) => item.prompt));
+    second.forEach((item, i) => {
+      expect(item.prompt).toBe(first[i]!.prompt);
+      expect(item.entry).toBe(first[i]!.entry);
+    });
+
+    // Same byte length, written right away, lockfile untouched: built as it is, with a warning.
+    const sameSize = { ...a.prompt, content: a.prompt.content.replace('thanks', 'THANKS') };
+    const file = snapshotPath(store.snapshotsDir, '@acme/reply');
+    const before = await readFile(file);
+    await writeFile(file, encodeSnapshot(sameSize));
+    expect((await readFile(file)).length).toBe(before.length);
+    const result = await generate({ ...store, outputPath, force: true, cache });
+    expect(result.mismatched).toEqual(['@acme/reply']);
+    const written = await readFile(outputPath, 'utf8');
+    expect(written).toContain('THANKS');
+    expect(written).toBe(generateModule([{ ...a, prompt: sameSize }, b].map((item) => structuredClone(item))));
+
+    // Restored: the module is what it was, and nothing is rewritten after that.
+    await writeFile(file, before);
+    expect((await generate({ ...store, outputPath, force: true, cache })).mismatched).toEqual([]);
+    expect(await readFile(outputPath, 'utf8')).toBe(generateModule([a, b].map((item) => structuredClone(item))));
+    expect((await generate({ ...store, outputPath, force: true, cache })).written).toBe(false);
+  });
+});

@@ -88,9 +88,11 @@ describe('generated functions at run time', () => {
     expect(out.content).toBe('Dear Ada,\nyou have 3 messages about ["a",1] {"k":null} (false).');
   });
 
-  it('returns a fresh object each call', () => {
+  it('returns a fresh object each call, its constant fields shared and frozen', () => {
     const a = mod.welcome!();
-    (a.tags as string[]).push('mutated');
+    expect(mod.welcome!()).not.toBe(a);
+    expect(mod.welcome!().tags).toBe(a.tags);
+    expect(() => (a.tags as string[]).push('mutated')).toThrow(TypeError);
     expect(mod.welcome!().tags).toEqual([]);
   });
 
