@@ -61,7 +61,8 @@ export async function writeIfChanged(file: string, content: string, rootDir: str
   await new StorePathGuard(rootDir).check(file, 'write');
   // Compared as bytes: decoding a large module back to text cost more than encoding it once.
   const bytes = Buffer.from(content, 'utf8');
-  const current = await readModuleFile(file);
+  // Missing or unreadable: written (a folder there fails the write, which says so).
+  const current = await readFile(file).catch(() => undefined);
   if (current?.equals(bytes)) return false;
   await mkdir(path.dirname(file), { recursive: true });
   await writeFileAtomic(file, bytes);
