@@ -10,7 +10,15 @@
 import { encodeLockfile, LOCKFILE_VERSION } from '../store/lockfile-format.js';
 import { stringLiteral } from './escape.js';
 import { inputsDigest, inputsLine, sealModule } from './inputs-digest.js';
-import { type ModuleFile, type ModuleOptions, moduleFormat, type OmittableField, omittedFields, optionsKey } from './module-format.js';
+import {
+  type ModuleFile,
+  type ModuleOptions,
+  type ModuleParts,
+  moduleFormat,
+  type OmittableField,
+  omittedFields,
+  optionsKey,
+} from './module-format.js';
 import { exportNames } from './naming.js';
 import { type CodegenPrompt, constantPrefix, type FunctionOptions, type FunctionSource, promptToFunction } from './prompt-to-function.js';
 import { runtimeFor, runtimeSource } from './runtime-source.js';
@@ -88,7 +96,7 @@ function moduleText(
   omit: readonly OmittableField[],
   digestKey: string,
   memo?: CompiledFunctions,
-): string {
+): string[] {
   const sorted = [...prompts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const digest = lockDigest(sorted, digestKey, memo);
   const names = exportNames(sorted);
@@ -106,7 +114,7 @@ function moduleText(
     freeze: functions.some((f) => f.freeze),
     empty: functions.some((f) => f.empty),
   });
-  const out: string[] = [`${BANNER}\n${inputsLine(digest, sorted.length)}\n/* eslint-disable */\n\n`, runtime];
+  const out: string[] = ['\n/* eslint-disable */\n\n', runtime];
   // One string per function, joined once: measured faster than one flat array of small pieces.
   for (const f of functions) out.push('\n', f.source, '\n');
   const doc = '\n/** Every generated prompt by its exact package name. */\n';
@@ -123,7 +131,7 @@ function moduleText(
     out.push('};\n');
   }
   if (file !== 'js') out.push('\n/** The package name of a generated prompt. */\nexport type PromptName = keyof typeof prompts;\n');
-  return sealModule(out.join(''));
+  return sealModule(`${BANNER}\n${inputsLine(digest, sorted.length)}`, out);
 }
 
 /**
@@ -133,7 +141,7 @@ function moduleText(
 export function generateModule(prompts: readonly CodegenPrompt[], options: ModuleTextOptions = {}): string {
   const file = options.file ?? 'ts';
   const omit = omittedFields(options);
-  return moduleText(prompts, file, omit, optionsKey({ outputPath: file === 'ts' ? undefined : 'prompts.js', omit }));
+  return moduleText(prompts, file, omit, optionsKey({ outputPath: file === 'ts' ? undefined : 'prompts.js', omit })).join('');
 }
 
 /**
@@ -145,13 +153,25 @@ export function generateModuleFiles(
   prompts: readonly CodegenPrompt[],
   options: ModuleOptions & { outputPath: string; memo?: CompiledFunctions | undefined },
 ): ModuleFile[] {
+  return generateModuleParts(prompts, options).map(({ path, parts }) => ({ path, content: parts.join('') }));
+}
+
+/**
+ * `generateModuleFiles`, each file's text as the pieces it is made of (one per function, mostly),
+ * never joined: a writer that takes pieces (the sync's journal, `generate`'s write) so never
+ * holds a large module as one string beside its pieces (README, "Performance").
+ */
+export function generateModuleParts(
+  prompts: readonly CodegenPrompt[],
+  options: ModuleOptions & { outputPath: string; memo?: CompiledFunctions | undefined },
+): ModuleParts[] {
   const omit = omittedFields(options);
   const { format, declarationPath } = moduleFormat(options.outputPath);
   const key = optionsKey(options);
   const { memo } = options;
-  if (format === 'ts') return [{ path: options.outputPath, content: moduleText(prompts, 'ts', omit, key, memo) }];
+  if (format === 'ts') return [{ path: options.outputPath, parts: moduleText(prompts, 'ts', omit, key, memo) }];
   return [
-    { path: options.outputPath, content: moduleText(prompts, 'js', omit, key, memo) },
-    { path: declarationPath!, content: moduleText(prompts, 'dts', omit, key, memo) },
+    { path: options.outputPath, parts: moduleText(prompts, 'js', omit, key, memo) },
+    { path: declarationPath!, parts: moduleText(prompts, 'dts', omit, key, memo) },
   ];
 }

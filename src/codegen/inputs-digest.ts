@@ -52,18 +52,20 @@ export function inputsLine(digest: string, count: number): string {
   return `// promptlock-inputs: ${digest} (${count} ${count === 1 ? 'prompt' : 'prompts'})`;
 }
 
-function textDigest(before: string | Buffer, after: string | Buffer): string {
-  return `sha256-${createHash('sha256').update(before).update(after).digest('base64')}`;
-}
-
-/** Adds the module's own digest to its inputs line: `…(3 prompts); module sha256-…`. */
-export function sealModule(text: string): string {
-  const match = INPUTS_LINE.exec(text.slice(0, BANNER_BYTES));
-  if (!match || match[3]) throw new Error('sealModule: the text has no unsealed inputs line');
-  const end = match.index + match[0].length;
-  const before = text.slice(0, end);
-  const after = text.slice(end);
-  return `${before}; module ${textDigest(before, after)}${after}`;
+/**
+ * The module's text, as pieces, with its own digest added to its inputs line (`…(3 prompts);
+ * module sha256-…`): `head` ends with that line, `rest` is everything after it. Hashed piece by
+ * piece and never joined here: a sync streams the pieces into its journal, so a large module is
+ * never one string in memory (README, "Performance").
+ */
+export function sealModule(head: string, rest: readonly string[]): string[] {
+  const match = INPUTS_LINE.exec(head.slice(0, BANNER_BYTES));
+  if (!match || match[3] || match.index + match[0].length !== head.length) {
+    throw new Error('sealModule: the head does not end with an unsealed inputs line');
+  }
+  const hash = createHash('sha256').update(head);
+  for (const piece of rest) hash.update(piece);
+  return [`${head}; module sha256-${hash.digest('base64')}`, ...rest];
 }
 
 /** What a module's banner records, and the running check of its seal over the rest of the file. */

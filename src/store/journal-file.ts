@@ -78,11 +78,38 @@ async function writeAt(handle: FileHandle, bytes: Buffer, position: number): Pro
 const CHUNK_CHARS = 1 << 20;
 
 /** The byte length of a write's content, without encoding it. */
-export const byteLengthOf = (content: string | Uint8Array): number =>
-  typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
+/** A file's new content: bytes, a text, or a text as the pieces it is made of (a generated module). */
+export type Content = string | Uint8Array | readonly string[];
+
+/** A text given as pieces (`Array.isArray` does not narrow a readonly array). */
+export const isPieces = (content: unknown): content is readonly string[] => Array.isArray(content);
+
+export function byteLengthOf(content: Content): number {
+  if (typeof content === 'string') return Buffer.byteLength(content);
+  if (!isPieces(content)) return content.byteLength;
+  let length = 0;
+  for (const piece of content) length += Buffer.byteLength(piece);
+  return length;
+}
 
 /** The UTF-8 bytes of `content`, a chunk at a time (a text is never cut inside a surrogate pair). */
-export function* chunksOf(content: string | Uint8Array): Generator<Buffer> {
+export function* chunksOf(content: Content): Generator<Buffer> {
+  if (isPieces(content)) {
+    // Whole pieces gathered up to a chunk's size: a piece is never cut, so neither is a character.
+    let batch: string[] = [];
+    let chars = 0;
+    for (const piece of content) {
+      batch.push(piece);
+      chars += piece.length;
+      if (chars >= CHUNK_CHARS) {
+        yield Buffer.from(batch.join(''));
+        batch = [];
+        chars = 0;
+      }
+    }
+    if (chars > 0) yield Buffer.from(batch.join(''));
+    return;
+  }
   if (typeof content !== 'string') {
     yield Buffer.from(content.buffer, content.byteOffset, content.byteLength);
     return;
@@ -134,7 +161,7 @@ export class JournalWriter {
   }
 
   /** Appends `content` (encoded a chunk at a time); resolves to where its bytes start once they are written. */
-  async append(content: string | Uint8Array): Promise<number> {
+  async append(content: Content): Promise<number> {
     if (this.failure) throw this.failure;
     const at = this.position;
     this.position += byteLengthOf(content);

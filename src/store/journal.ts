@@ -24,8 +24,10 @@ import { readIfExists as readBytesIfExists } from '../util/read-if-exists.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
 import {
   byteLengthOf,
+  type Content,
   chunksOf,
   decodeJournal,
+  isPieces,
   type Journal,
   type JournalHeader,
   type JournalOp,
@@ -38,7 +40,7 @@ import { ensureWorkDir, workDirOf } from './work-dir.js';
 
 export type StoreChange =
   /** A StagedFile (a download) is moved into place, never read into memory (journal-file.ts). */
-  | { kind: 'write'; path: string; content: string | Uint8Array | StagedFile }
+  | { kind: 'write'; path: string; content: Content | StagedFile }
   /** Removes a file or folder; `pruneUpTo` also removes parent folders left empty, up to (not including) that folder. */
   | { kind: 'delete'; path: string; pruneUpTo?: string };
 
@@ -54,7 +56,7 @@ const FAILED = '.failed.json';
  * sizes match (a large module is never held twice). A folder there cannot be replaced by a file:
  * refused before anything is staged.
  */
-async function holdsContent(file: string, content: string | Uint8Array): Promise<boolean> {
+async function holdsContent(file: string, content: Content): Promise<boolean> {
   let handle;
   try {
     handle = await open(file, 'r');
@@ -93,7 +95,8 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
-const isStaged = (content: string | Uint8Array | StagedFile): content is StagedFile => typeof content === 'object' && 'staged' in content;
+const isStaged = (content: Content | StagedFile): content is StagedFile =>
+  typeof content === 'object' && !isPieces(content) && 'staged' in content;
 
 /** Moves a staged file onto `target`; done already when it is gone and the target holds it (a repeated apply). */
 async function moveStaged(source: string, target: string, size: number): Promise<void> {

@@ -57,10 +57,12 @@ export async function scanModuleFile<Scan extends ModuleScan>(
  * Throws a PromptlockError naming the link when `file` (or a folder above it, below `rootDir`) is
  * a symbolic link out of the project `rootDir`, or when `file` is outside it.
  */
-export async function writeIfChanged(file: string, content: string, rootDir: string): Promise<boolean> {
+export async function writeIfChanged(file: string, content: string | readonly string[], rootDir: string): Promise<boolean> {
   await new StorePathGuard(rootDir).check(file, 'write');
   // Compared as bytes: decoding a large module back to text cost more than encoding it once.
-  const bytes = Buffer.from(content, 'utf8');
+  // A module given as pieces is encoded piece by piece: never one large string beside its bytes.
+  const bytes =
+    typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.concat(content.map((piece) => Buffer.from(piece, 'utf8')));
   // Missing or unreadable: written (a folder there fails the write, which says so).
   const current = await readFile(file).catch(() => undefined);
   if (current?.equals(bytes)) return false;

@@ -117,7 +117,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   const lockfileText = lockfileBytes.toString('utf8');
   // Loaded only now: the schema checks and the emitter are not needed when nothing changed.
-  const [{ readLockedPrompts }, { generateModuleFiles }] = await Promise.all([
+  const [{ readLockedPrompts }, { generateModuleParts }] = await Promise.all([
     import('../store/read-store.js'),
     import('../codegen/generate-module.js'),
   ]);
@@ -127,10 +127,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     mismatched,
     ...(options.cache ? { cache: options.cache.snapshots } : {}),
   });
-  const files = generateModuleFiles(prompts, { outputPath, omit: options.omit, memo: options.cache?.functions });
+  const files = generateModuleParts(prompts, { outputPath, omit: options.omit, memo: options.cache?.functions });
   let written = false;
   try {
-    for (const file of files) written = (await writeIfChanged(file.path, file.content, options.rootDir)) || written;
+    for (const file of files) written = (await writeIfChanged(file.path, file.parts, options.rootDir)) || written;
   } catch (error) {
     if (error instanceof PromptlockError) throw error; // refused by the path guard, which says why
     throw new PromptlockError(`Cannot write the module to ${displayPath(outputPath)}: ${(error as Error).message}`, {

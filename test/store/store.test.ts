@@ -139,6 +139,24 @@ describe('journaled commits', () => {
     expect(await readFile(target, 'utf8')).toBe(changed);
   });
 
+  it('a text given as pieces (a generated module) is written as their concatenation, and compared with the file the same way', async () => {
+    const target = path.join(root, 'module.ts');
+    // Pieces of every size around a chunk (1 M chars), with multi-byte characters on their edges.
+    const pieces = ['é', 'x'.repeat((1 << 20) - 2), '\u{1F600}', 'a', 'ü'.repeat(1 << 19), '', '— end'];
+    const text = pieces.join('');
+    expect(await commitChanges(root, [{ kind: 'write', path: target, content: pieces }])).toEqual({ written: [target], deleted: [] });
+    expect(await readFile(target, 'utf8')).toBe(text);
+    // The same text, as one string or other pieces: the file already holds it.
+    expect(await commitChanges(root, [{ kind: 'write', path: target, content: text }])).toEqual({ written: [], deleted: [] });
+    expect(await commitChanges(root, [{ kind: 'write', path: target, content: [text.slice(0, 7), text.slice(7)] }])).toEqual({
+      written: [],
+      deleted: [],
+    });
+    const changed = [...pieces.slice(0, -1), '— END'];
+    expect(await commitChanges(root, [{ kind: 'write', path: target, content: changed }])).toEqual({ written: [target], deleted: [] });
+    expect(await readFile(target, 'utf8')).toBe(changed.join(''));
+  });
+
   it('a committed journal left by a killed run is visible to readers and rolled forward by recovery', async () => {
     const target = path.join(root, 'lock.json');
     const gone = path.join(root, 'p/gone.json');
