@@ -17,19 +17,17 @@ const BIN = fileURLToPath(new URL('../../bin/promptlock.js', import.meta.url));
 const PROMPTS = 10_000;
 const GOAL_MB = 250;
 /**
- * Why the goal is missed, as profiled (sampled process.memoryUsage(), heap snapshots, --trace-gc,
- * and runs with a full GC forced every 400 ms): snapshots are staged into the journal and released
- * as they arrive and no journal buffer is held (main held ~60 MB of them at the commit), so the
- * live heap stays near 55 MB while fetching and peaks near 116 MB while the module is generated
- * (the prompts ~30 MB, the ~29 MB module text, codegen's intermediates); with a GC forced the peak
- * RSS is ~280 MB. The rest is V8's timing: the fetch's garbage (response bodies, parsed JSON, zod
- * copies) piles up in the old generation to ~200 MB between full GCs, and the synchronous module
- * generation (which alone grows the heap by ~75 MB for 10,000 prompts) lands on top of whatever
- * is uncollected then: peaks of ~400 MB or ~540 MB from run to run. `--optimize-for-size` gives
- * 239-251 MB at about twice the wall time.
+ * Where the memory goes, as profiled (process.memoryUsage() sampled every 50 ms, --trace-gc):
+ * snapshots are staged into the journal and released as they arrive, so the heap grows to ~90 MB
+ * while fetching (live set ~55 MB: parsed prompts and lock entries; the rest garbage not yet
+ * collected). The peak comes when the module is generated, in one synchronous call: the function
+ * sources (~35 MB for these 20-line prompts, one string each) are held until they are streamed
+ * into the journal. The module is never joined into one string (it was: the joined text, its
+ * sealed copy and the hash's buffer added ~100 MB, and the peak was 273-298 MB). Runs vary by
+ * ~30 MB with the timing of V8's full collections.
  */
 const CAUSE =
-  'live heap ≤ 116 MB (prompts ~30 MB + module text ~29 MB + codegen intermediates; snapshots released as staged); the rest is uncollected fetch garbage (up to ~200 MB between full GCs) under the ~75 MB heap growth of the synchronous module generation (see bench/scenarios/memory.mjs)';
+  'peak while the module is generated: prompts ~30 MB + function sources ~35 MB held until streamed into the journal, on top of fetch garbage not yet collected (see bench/scenarios/memory.mjs)';
 
 /** Runs the built CLI and resolves to its peak RSS in MB (and its exit code). */
 function peakRss(args, cwd, hook) {
