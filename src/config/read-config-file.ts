@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Loader } from 'cosmiconfig';
 import { ConfigError } from '../errors.js';
 import { findKeyIn } from '../secrets.js';
-import { ensureWorkDir, WORK_DIR_NAME } from '../store/work-dir.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
 import { VERSION } from '../version.js';
 import { defineConfig } from './define-config.js';
@@ -332,9 +332,9 @@ function codeFrame(text: string, line: number, column: number): string | undefin
  * Loads .ts/.mts/.js/.mjs through jiti, so a TypeScript config can import other .ts files and
  * `import { defineConfig } from 'promptlock'` works even where the project has no
  * node_modules/promptlock (e.g. run through npx): that import is served from this very module.
- * A config that imports nothing but promptlock is transpiled once: the code is kept in
- * `.promptlock/config-cache.js`, keyed by the file's content, and later runs evaluate it without
- * jiti (README, "Performance").
+ * A config that imports nothing but promptlock is transpiled once: the code is kept in the user's
+ * cache folder (see configCachePath), keyed by the file's content, and later runs evaluate it
+ * without jiti (README, "Performance").
  */
 const loadModule: Loader = async (filepath, content) => {
   const plain = await loadPlainConfig(content);
@@ -355,14 +355,22 @@ const loadModule: Loader = async (filepath, content) => {
 
 /** Revision of the cached code's form: bump when the evaluation below changes. */
 const CONFIG_CACHE_REVISION = 1;
-const CONFIG_CACHE_FILE = 'config-cache.js';
 /** How jiti's transpiled code asks for promptlock (the only import a cached config may have). */
 const JITI_PROMPTLOCK_IMPORT = /\bawait jitiImport\("promptlock"\)/g;
 /** Anything else that reaches outside the code itself: such configs are left to jiti every time. */
 const NEEDS_MODULES = /\bjiti\w*|\brequire\b|\bimport\b|\bmodule\b|__dirname|__filename/;
 
+/**
+ * Where a config's cached code lives: in the user's cache folder (`$XDG_CACHE_HOME`, else
+ * `~/.cache`), named after the config's path, never inside the project. A cache file committed to
+ * a repository would be code that runs on every machine while reviewers read only the config
+ * beside it (docs/security.md, "Files on disk"); outside the project, only this user's own runs
+ * write it.
+ */
 function configCachePath(filepath: string): string {
-  return path.join(path.dirname(filepath), WORK_DIR_NAME, CONFIG_CACHE_FILE);
+  const xdg = process.env.XDG_CACHE_HOME;
+  const home = xdg && path.isAbsolute(xdg) ? xdg : path.join(homedir(), '.cache');
+  return path.join(home, 'promptlock', 'config', `${createHash('sha256').update(filepath).digest('base64url')}.js`);
 }
 
 /** The first line of the cache file: the cache's revision and a digest of promptlock's version and the config's path and content. */
@@ -404,7 +412,7 @@ async function saveConfigCache(filepath: string, content: string, value: unknown
     rejectApiKey(value, filepath);
     const code = transform();
     if (NEEDS_MODULES.test(code.replace(JITI_PROMPTLOCK_IMPORT, ''))) return;
-    await ensureWorkDir(path.dirname(filepath));
+    await mkdir(path.dirname(configCachePath(filepath)), { recursive: true });
     await writeFileAtomic(configCachePath(filepath), `${configCacheKey(filepath, content)}\n${code}`);
   } catch {
     // No cache: the next run transpiles again.

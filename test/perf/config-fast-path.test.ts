@@ -4,11 +4,12 @@
  * loads the same values, with the same error locations.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { loadPlainConfig } from '../../src/config/read-config-file.js';
 import { removeDir } from '../helpers/project.js';
@@ -98,15 +99,49 @@ describe('loading a config without jiti', () => {
 describe('the transpiled-config cache', () => {
   const typed = (list: string) =>
     `import { defineConfig } from 'promptlock';\n\nconst prompts: string[] = [${list}];\n\nexport default defineConfig({ prompts });\n`;
-  const cacheFile = (dir: string) => path.join(dir, '.promptlock', 'config-cache.js');
+  // The user's cache folder, here a temporary one (the CLI processes inherit it).
+  let cacheHome: string;
+  const previousCacheHome = process.env.XDG_CACHE_HOME;
+  beforeAll(async () => {
+    cacheHome = await mkdtemp(path.join(tmpdir(), 'promptlock-cache-home-'));
+    dirs.push(cacheHome);
+    process.env.XDG_CACHE_HOME = cacheHome;
+  });
+  afterAll(() => {
+    if (previousCacheHome === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = previousCacheHome;
+  });
+  const configPath = async (dir: string) => path.join(await realpath(dir), 'prompts.config.ts');
+  const cacheFile = async (dir: string) =>
+    path.join(cacheHome, 'promptlock', 'config', `${createHash('sha256').update(await configPath(dir)).digest('base64url')}.js`);
 
   it('transpiles a config that imports only promptlock once; the next run evaluates the cached code without jiti', async () => {
     const dir = await projectWith({ 'prompts.config.ts': typed(`'@acme/a'`) });
     expect(await loadsJiti(dir)).toEqual({ jiti: true, prompts: ['@acme/a'] });
-    const cached = await readFile(cacheFile(dir), 'utf8');
+    const cached = await readFile(await cacheFile(dir), 'utf8');
     expect(cached).toMatch(/^\/\/ promptlock config cache \d+ \S+\n/);
     expect(cached).toContain('jitiImport("promptlock")');
     expect(await loadsJiti(dir)).toEqual({ jiti: false, prompts: ['@acme/a'] });
+  });
+
+  it('keeps the cache outside the project: a cache file in the project (committed by someone) is never run', async () => {
+    const dir = await projectWith({ 'prompts.config.ts': typed(`'@acme/a'`) });
+    expect(await loadsJiti(dir)).toEqual({ jiti: true, prompts: ['@acme/a'] });
+    const good = await readFile(await cacheFile(dir), 'utf8');
+    const key = good.split('\n')[0]!;
+    // What the cache held before it moved out of the project, with a valid key but hidden code.
+    await mkdir(path.join(dir, '.promptlock'), { recursive: true });
+    const hidden = `${key}\nexports.default = { prompts: ['@evil/x'] };`;
+    await writeFile(path.join(dir, '.promptlock', 'config-cache.js'), hidden);
+    // A fresh machine (an empty cache folder): the file in the project is never read.
+    process.env.XDG_CACHE_HOME = await mkdtemp(path.join(tmpdir(), 'promptlock-cache-home-'));
+    dirs.push(process.env.XDG_CACHE_HOME);
+    try {
+      expect(await loadsJiti(dir)).toEqual({ jiti: true, prompts: ['@acme/a'] });
+      expect(await loadsJiti(dir)).toEqual({ jiti: false, prompts: ['@acme/a'] });
+    } finally {
+      process.env.XDG_CACHE_HOME = cacheHome;
+    }
   });
 
   it('a changed config gets fresh values (through jiti once, then cached again)', async () => {
@@ -125,10 +160,10 @@ describe('the transpiled-config cache', () => {
   ])('ignores a corrupt cache (%s): the config loads through jiti and the cache is rewritten', async (_what, damage) => {
     const dir = await projectWith({ 'prompts.config.ts': typed(`'@acme/a'`) });
     await loadsJiti(dir);
-    const good = await readFile(cacheFile(dir), 'utf8');
-    await writeFile(cacheFile(dir), damage(good));
+    const good = await readFile(await cacheFile(dir), 'utf8');
+    await writeFile(await cacheFile(dir), damage(good));
     expect(await loadsJiti(dir)).toEqual({ jiti: true, prompts: ['@acme/a'] });
-    expect(await readFile(cacheFile(dir), 'utf8')).toBe(good);
+    expect(await readFile(await cacheFile(dir), 'utf8')).toBe(good);
   });
 
   it('a cached config that throws is reported by jiti at its line, as before', async () => {
@@ -150,14 +185,14 @@ describe('the transpiled-config cache', () => {
     });
     expect(await loadsJiti(importing)).toEqual({ jiti: true, prompts: ['@acme/a'] });
     expect(await loadsJiti(importing)).toEqual({ jiti: true, prompts: ['@acme/a'] });
-    await expect(readFile(cacheFile(importing), 'utf8')).rejects.toThrow(/ENOENT/);
+    await expect(readFile(await cacheFile(importing), 'utf8')).rejects.toThrow(/ENOENT/);
 
     const key = `sk_live_${'Q7r8S9t0U1v2'.repeat(3)}`;
     const withKey = await projectWith({
       'prompts.config.ts': `import { defineConfig } from 'promptlock';\nconst apiKey: string = '${key}';\nexport default defineConfig({ prompts: ['@acme/a'], apiKey } as never);\n`,
     });
     await expect(loadConfig({ cwd: withKey, env: {} })).rejects.toThrow(/contains an API key/);
-    await expect(readFile(cacheFile(withKey), 'utf8')).rejects.toThrow(/ENOENT/);
+    await expect(readFile(await cacheFile(withKey), 'utf8')).rejects.toThrow(/ENOENT/);
 
     const fromEnv = await projectWith({
       'prompts.config.ts': `import { defineConfig } from 'promptlock';\nconst workspace: string = process.env.PROMPTLOCK_WORKSPACE ?? 'acme';\nexport default defineConfig({ prompts: [\`@\${workspace}/a\`] });\n`,
@@ -172,7 +207,7 @@ describe('the transpiled-config cache', () => {
     } finally {
       delete process.env.PROMPTLOCK_WORKSPACE;
     }
-    const cached = await readFile(cacheFile(fromEnv), 'utf8');
+    const cached = await readFile(await cacheFile(fromEnv), 'utf8');
     expect(cached).not.toContain(key);
     expect(cached).not.toContain('secret-workspace');
     expect(cached).not.toContain('from-env');
