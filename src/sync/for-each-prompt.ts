@@ -12,6 +12,19 @@ function endsRun(error: unknown): boolean {
 }
 
 /**
+ * Failures after which no further prompt is started: the run-ending ones, and those the client gave
+ * up on after its retries (a 5xx, a timeout, a reset connection, rate limiting). The service is
+ * failing, not the prompt: starting the queued prompts would only repeat each one's full retry
+ * cycle (with 40 prompts at concurrency 4 against a service answering 503, 42 s instead of 4).
+ * A prompt-level failure (404, a refused prompt) does not stop the others, so all are reported.
+ */
+function haltsRun(error: unknown): boolean {
+  if (endsRun(error)) return true;
+  if (!(error instanceof ServiceError)) return false;
+  return (error.status !== undefined && (error.status >= 500 || error.status === 429)) || error.code === 'timeout';
+}
+
+/**
  * The values of settled prompt runs, or their failures: one error thrown as is, several as one
  * aggregate, so one bad prompt does not hide the others.
  */
@@ -65,20 +78,23 @@ export function promptPool<R>(limit: number): PromptPool<R> {
   let added = 0;
   let running = 0;
   let stopped = false;
+  // Set by a failure that halts the run (haltsRun): nothing more starts, what runs is reported.
+  let halted = false;
   let idle: (() => void) | undefined;
-  const quiet = () => running === 0 && (stopped || head === queue.length);
+  const quiet = () => running === 0 && (stopped || halted || head === queue.length);
   const settle = async (run: () => Promise<R>, index: number) => {
     try {
       settled[index] = { status: 'fulfilled', value: await run() };
     } catch (reason) {
       settled[index] = { status: 'rejected', reason };
+      halted ||= haltsRun(reason);
     }
     running--;
     pump();
     if (quiet()) idle?.();
   };
   const pump = (): void => {
-    while (!stopped && running < limit && head < queue.length) {
+    while (!stopped && !halted && running < limit && head < queue.length) {
       const { run, index } = queue[head]!;
       queue[head++] = undefined as never; // let the closure go
       running++;
@@ -91,6 +107,7 @@ export function promptPool<R>(limit: number): PromptPool<R> {
   };
   return {
     add(run) {
+      if (halted) return; // the run has failed: its outcome is already decided
       queue.push({ run, index: added++ });
       pump();
     },

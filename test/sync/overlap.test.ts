@@ -12,6 +12,7 @@ import { request } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
+import { AggregatePromptlockError } from '../../src/errors.js';
 import { requestedEntries } from '../../src/config/prompt-entry.js';
 import { sync } from '../../src/library.js';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
@@ -281,5 +282,31 @@ describe('the same files whatever the order', () => {
     expect(lock.prompts[nameOf(420)]).toMatchObject({ version: 'v2', selector: null });
     expect(lock.prompts[nameOf(111)]).toMatchObject({ version: 'v2', selector: 'latest' });
     expect(lock.prompts[nameOf(5)]).toMatchObject({ version: 'v2', selector: 'latest' });
+  });
+});
+
+describe('a service that keeps failing', () => {
+  const down = hostileService((req, res) => {
+    if (isGet(req)) json(res, 503, { error: { code: 'unavailable', message: 'The service is down for maintenance.' } });
+    else json(res, 404, { error: { code: 'not_found', message: 'nothing here' } });
+  });
+
+  it('starts no further prompt once one has failed after its retries: the run fails after one retry cycle, not one per prompt', async () => {
+    const service = await down();
+    const prompts = Array.from({ length: 40 }, (_, i) => `${nameOf(i)}:v1`);
+    const concurrency = 4;
+    const dir = await project({ baseUrl: service.url, prompts, concurrency });
+    const error = await sync({ cwd: dir, env }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    // Only the prompts that had started fail, each with the service's answer.
+    const failures = error instanceof AggregatePromptlockError ? error.errors : [error];
+    expect(failures.length).toBeLessThanOrEqual(concurrency);
+    for (const failure of failures) expect(failure?.message).toMatch(/503/);
+    const gets = service.seen.filter((r) => r.method === 'POST').length;
+    // The prompts already running finish their retries (6 attempts each); none of the other 36 starts.
+    expect(gets).toBeGreaterThanOrEqual(6);
+    expect(gets).toBeLessThanOrEqual(concurrency * 6);
   });
 });
