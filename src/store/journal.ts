@@ -288,6 +288,8 @@ export class Transaction {
 
   /** The pending journal, created by the first change that needs it. */
   private open(): Promise<{ workDir: string; journal: JournalWriter }> {
+    // Aborted (or committed) before anything was staged: no journal may appear behind the cleanup.
+    if (this.state === 'done' && !this.writer) return Promise.reject(new Error('Transaction: already ended'));
     this.writer ??= (async () => {
       const workDir = await ensureWorkDir(this.rootDir);
       return { workDir, journal: await JournalWriter.create(journalPath(workDir, this.id, PENDING)) };

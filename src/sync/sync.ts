@@ -98,10 +98,12 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
       ...(resolution ? { resolvedConflict: resolution } : {}),
     };
   } finally {
+    // Each step whatever the one before did: a client that fails to close must not leave the
+    // pending journal, the staged downloads or the run lock behind.
     await connecting?.catch(() => undefined);
-    await client?.close();
-    await transaction?.abort(); // nothing once committed
-    await stager.discard();
+    await client?.close().catch(() => undefined);
+    await transaction?.abort().catch(() => undefined); // nothing once committed
+    await stager.discard().catch(() => undefined);
     await lock?.release();
   }
 }

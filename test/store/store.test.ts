@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LockfileError, PromptlockError } from '../../src/errors.js';
-import { commitChanges, openStoreView, recoverStore } from '../../src/store/journal.js';
+import { commitChanges, openStoreView, recoverStore, Transaction } from '../../src/store/journal.js';
 import { decodeLockfile, encodeLockfile } from '../../src/store/lockfile-format.js';
 import { acquireRunLock } from '../../src/store/run-lock.js';
 import { decodeSnapshot, encodeSnapshot, snapshotIntegrity } from '../../src/store/snapshot-format.js';
@@ -155,6 +155,24 @@ describe('journaled commits', () => {
     const changed = [...pieces.slice(0, -1), '— END'];
     expect(await commitChanges(root, [{ kind: 'write', path: target, content: changed }])).toEqual({ written: [target], deleted: [] });
     expect(await readFile(target, 'utf8')).toBe(changed.join(''));
+  });
+
+  it('a stage that fails leaves nothing running behind it: after abort no pending journal appears, even from a slow compare', async () => {
+    // A folder where the module goes (refused at staging) beside a large lockfile that takes a
+    // while to compare (same size, other bytes): the refusal comes first.
+    await mkdir(path.join(root, 'out.ts'));
+    await writeFile(path.join(root, 'lock.json'), 'b'.repeat(16 << 20));
+    const transaction = new Transaction(root);
+    await expect(
+      transaction.stage([
+        { kind: 'write', path: path.join(root, 'lock.json'), content: 'a'.repeat(16 << 20) },
+        { kind: 'write', path: path.join(root, 'out.ts'), content: 'x' },
+      ]),
+    ).rejects.toThrow(/out\.ts/);
+    await transaction.abort();
+    // Long enough for a compare left running to finish and open a journal (it did, before).
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await readdir(path.join(root, '.promptlock')).catch(() => [])).filter((name) => name.startsWith('tx-'))).toEqual([]);
   });
 
   it('a committed journal left by a killed run is visible to readers and rolled forward by recovery', async () => {
