@@ -349,7 +349,12 @@ export class Transaction {
       await this.stage(changes);
       this.state = 'committing';
       await this.settle();
-      ops = this.slots.filter((op): op is JournalOp => op !== undefined);
+      const staged = this.slots.filter((op): op is JournalOp => op !== undefined);
+      // Deletes first, whenever they were staged (writes come in as prompts arrive, deletes after
+      // the last one): a dropped context file and a new one of the same name on a case-insensitive
+      // disk (`Logo.png` → `logo.png`) must end with the new file, not without it. The bytes stay
+      // where they were appended; ops are applied in this order.
+      ops = [...staged.filter((op) => op.kind === 'delete'), ...staged.filter((op) => op.kind !== 'delete')];
     } catch (error) {
       await this.abort();
       throw error;

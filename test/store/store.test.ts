@@ -175,6 +175,18 @@ describe('journaled commits', () => {
     expect((await readdir(path.join(root, '.promptlock')).catch(() => [])).filter((name) => name.startsWith('tx-'))).toEqual([]);
   });
 
+  it('applies the deletes of a transaction before its writes, whenever they were staged (a file renamed on a case-insensitive disk keeps its new bytes)', async () => {
+    // On a case-insensitive disk `Logo.png` and `logo.png` are one file; here the same path stands for both.
+    const file = path.join(root, 'p.files/logo.png');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, 'old logo');
+    const transaction = new Transaction(root);
+    await transaction.stage([{ kind: 'write', path: file, content: 'new logo' }]); // as the prompt arrives
+    await transaction.stage([{ kind: 'delete', path: file, pruneUpTo: root }]); // the dropped file, after the last prompt
+    expect(await transaction.commit()).toEqual({ written: [file], deleted: [file] });
+    expect(await readFile(file, 'utf8')).toBe('new logo');
+  });
+
   it('a committed journal left by a killed run is visible to readers and rolled forward by recovery', async () => {
     const target = path.join(root, 'lock.json');
     const gone = path.join(root, 'p/gone.json');
