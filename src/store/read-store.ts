@@ -154,7 +154,12 @@ function readSnapshotFile(
   const known = previous?.get(file);
   // With a cache, the stamp is taken before the read: a file changed after it gets a new stamp
   // and is read again next time. An unchanged stamp reuses what was read (one stat, no read).
-  const stamp = thisRead ? stampOf(statSync(file, { bigint: true, throwIfNoEntry: false })) : undefined;
+  let stamp: string | undefined;
+  try {
+    stamp = thisRead ? stampOf(statSync(file, { bigint: true, throwIfNoEntry: false })) : undefined;
+  } catch {
+    stamp = undefined; // unreadable (a folder above it became a file, say): the read below reports it
+  }
   if (known !== undefined && stamp !== undefined && known.stamp === stamp) {
     const matches = known.verified === integrity || matchesLock(known.text, known.prompt, integrity);
     thisRead!.set(file, { ...known, ...(matches ? { verified: integrity } : {}) });

@@ -106,7 +106,14 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
   }
   const listDone = streams ? listed() : undefined;
   // The total is known now, or when the last page has come (until then `prompt` events count up to what is known).
-  if (!needsList) options.onEvent?.({ type: 'phase', phase: 'fetch', total });
+  try {
+    if (!needsList) options.onEvent?.({ type: 'phase', phase: 'fetch', total });
+  } catch (error) {
+    // A library caller's event handler that throws ends the run, not before what it started has.
+    pool.stop();
+    await Promise.all([pool.finish(), listDone?.catch(() => undefined)]);
+    throw error;
+  }
   if (listDone) {
     try {
       await listDone;

@@ -82,3 +82,20 @@ describe('the reuse cache and the files on disk', () => {
     expect((await generate({ ...store, outputPath, force: true, cache })).written).toBe(false);
   });
 });
+
+describe('the reuse cache and a damaged store', () => {
+  it('a workspace folder replaced by a file is reported as a missing snapshot, as without the cache', async () => {
+    const { LockfileError } = await import('../../src/errors.js');
+    const { rm, writeFile } = await import('node:fs/promises');
+    const outputPath = path.join(dir, 'prompts.ts');
+    const cache = createGenerateCache();
+    const store = await writeStore(dir, [a, b]);
+    await generate({ ...store, outputPath, cache });
+    const workspace = path.join(store.snapshotsDir, 'acme');
+    await rm(workspace, { recursive: true });
+    await writeFile(workspace, 'not a folder');
+    const failure = await generate({ ...store, outputPath, force: true, cache }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(LockfileError);
+    expect((failure as Error).message).toContain('@acme/reply');
+  });
+});

@@ -4,11 +4,11 @@
  * loads the same values, with the same error locations.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { loadPlainConfig } from '../../src/config/read-config-file.js';
@@ -113,7 +113,14 @@ describe('the transpiled-config cache', () => {
   });
   const configPath = async (dir: string) => path.join(await realpath(dir), 'prompts.config.ts');
   const cacheFile = async (dir: string) =>
-    path.join(cacheHome, 'promptlock', 'config', `${createHash('sha256').update(await configPath(dir)).digest('base64url')}.js`);
+    path.join(
+      cacheHome,
+      'promptlock',
+      'config',
+      `${createHash('sha256')
+        .update(await configPath(dir))
+        .digest('base64url')}.js`,
+    );
 
   it('transpiles a config that imports only promptlock once; the next run evaluates the cached code without jiti', async () => {
     const dir = await projectWith({ 'prompts.config.ts': typed(`'@acme/a'`) });
