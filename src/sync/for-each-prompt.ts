@@ -36,6 +36,9 @@ function outcomes<R>(settled: readonly PromiseSettledResult<R>[]): R[] {
     if (unexpected) throw unexpected;
     const fatal = errors.find(endsRun);
     if (fatal) throw fatal;
+    // The service failing alike for every prompt that ran (the same 503, say): told once.
+    const alike = new Set(errors.map((e) => (haltsRun(e) ? `${(e as ServiceError).status}:${(e as ServiceError).code}` : e)));
+    if (alike.size === 1) throw errors[0];
     if (errors.length === 1) throw errors[0];
     throw new AggregatePromptlockError(`${errors.length} prompts failed; nothing was written.`, errors as PromptlockError[]);
   }
