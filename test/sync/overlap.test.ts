@@ -309,3 +309,34 @@ describe('a service that keeps failing', () => {
     expect(gets).toBeLessThanOrEqual(concurrency * 6);
   });
 });
+
+describe('an event handler that throws', () => {
+  it('ends the sync with its error once the list it started has ended: no unhandled rejection, files as they were', async () => {
+    const { upstream } = await servedFolder('versioned');
+    // Floating prompts locked at the listed version: they wait for the list, which is still on
+    // its first page when the fetch phase is announced.
+    const dir = await project({
+      baseUrl: upstream.url,
+      prompts: Array.from({ length: COUNT }, (_, i) => nameOf(i)),
+      concurrency: 4,
+      ...files,
+    });
+    await sync({ cwd: dir, env });
+    const before = await storeTree(dir);
+    const lists = upstream.stats.byRoute.list ?? 0;
+    const error = await sync({
+      cwd: dir,
+      env,
+      onEvent: (event) => {
+        if (event.type === 'phase' && event.phase === 'fetch') throw new Error('the handler failed');
+      },
+    }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toBe('the handler failed');
+    // The listing was awaited, not left to fail against a closed client (which crashed the host).
+    expect((upstream.stats.byRoute.list ?? 0) - lists).toBe(PAGES);
+    expect(await storeTree(dir)).toEqual(before);
+  });
+});
