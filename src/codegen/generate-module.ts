@@ -21,7 +21,7 @@ import {
 } from './module-format.js';
 import { exportNames } from './naming.js';
 import { type CodegenPrompt, constantPrefix, type FunctionOptions, type FunctionSource, promptToFunction } from './prompt-to-function.js';
-import { runtimeFor, runtimeSource } from './runtime-source.js';
+import { helpersUsedBy, runtimeFor, runtimeSource } from './runtime-source.js';
 
 /**
  * Compiled functions by prompt object. A long-running caller (`watch`, through `generate`'s reuse
@@ -107,12 +107,7 @@ function moduleText(
   const runtime = runtimeFor({
     file,
     omit,
-    value: functions.some((f) => f.value),
-    plain: functions.some((f) => f.plain),
-    values: functions.some((f) => f.values),
-    join: functions.some((f) => f.join),
-    freeze: functions.some((f) => f.freeze),
-    empty: functions.some((f) => f.empty),
+    ...helpersUsedBy(functions),
   });
   const out: string[] = ['\n/* eslint-disable */\n\n', runtime];
   // One string per function, joined once: measured faster than one flat array of small pieces.

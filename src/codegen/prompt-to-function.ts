@@ -11,6 +11,7 @@ import { compileText, DIRECT_PLACEHOLDERS, type ParsedText, parseText } from './
 import { docText, jsonLiteral, propertyKey, stringLiteral } from './escape.js';
 import type { OmittableField } from './module-format.js';
 import { promptFields } from './prompt-fields.js';
+import type { HelperUse } from './runtime-source.js';
 
 /** One prompt to generate: its base package name, lock entry and decoded snapshot. */
 export interface CodegenPrompt {
@@ -74,20 +75,8 @@ export function constantPrefix(names: Iterable<string>): string {
 }
 
 /** A function's source and the runtime helpers it calls. */
-export interface FunctionSource {
+export interface FunctionSource extends HelperUse {
   source: string;
-  /** Reads its variables one by one (`$value`). */
-  value: boolean;
-  /** Reads some of them by the fast path (`$proto`, `$plain`). */
-  plain: boolean;
-  /** Reads its variables into one array (`$values`). */
-  values: boolean;
-  /** Calls `$join` (an emitted text has placeholders, in array form). */
-  join: boolean;
-  /** Has frozen constants (`$freeze`). */
-  freeze: boolean;
-  /** Has an empty array field (`$empty`). */
-  empty: boolean;
 }
 
 /** `variables.name`, or `variables["odd name"]` when the name is not an identifier. */

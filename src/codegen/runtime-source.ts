@@ -101,23 +101,36 @@ function toJavaScript(text: string): string {
   return out;
 }
 
-/** What one file of the module copies from the runtime. */
-export interface RuntimeNeeds {
+/** The runtime helpers a generated function may use: what one function uses, what a module copies. */
+export interface HelperUse {
+  /** Reads variables one by one (`$value`, which calls `$string`). */
+  value: boolean;
+  /** Reads them by the fast path (`$proto`, `$plain`). */
+  plain: boolean;
+  /** Reads them into one array (`$values`). */
+  values: boolean;
+  /** Joins a text from an array of parts (`$join`). */
+  join: boolean;
+  /** Has frozen constants (`$freeze`). */
+  freeze: boolean;
+  /** Has an empty array field (`$empty`). */
+  empty: boolean;
+}
+
+const HELPERS: ReadonlyArray<keyof HelperUse> = ['value', 'plain', 'values', 'join', 'freeze', 'empty'];
+
+/** The helpers any of `uses` needs. */
+export function helpersUsedBy(uses: readonly HelperUse[]): HelperUse {
+  const used = {} as HelperUse;
+  for (const helper of HELPERS) used[helper] = uses.some((use) => use[helper]);
+  return used;
+}
+
+/** What one file of the module copies from the runtime: the helpers some function uses. */
+export interface RuntimeNeeds extends HelperUse {
   /** `ts`: interfaces and helpers; `js`: helpers as JavaScript; `dts`: interfaces. */
   file: 'ts' | 'js' | 'dts';
   omit: readonly OmittableField[];
-  /** Some function reads its variables one by one (`$value`, which calls `$string`). */
-  value: boolean;
-  /** Some function reads them by the fast path (`$proto`, `$plain`). */
-  plain: boolean;
-  /** Some function reads them into one array (`$values`). */
-  values: boolean;
-  /** Some text is joined from an array of parts (`$join`). */
-  join: boolean;
-  /** Some function has frozen constants (`$freeze`). */
-  freeze: boolean;
-  /** Some function has an empty array field (`$empty`). */
-  empty: boolean;
 }
 
 /** The runtime part of one module file: a marker line and the declarations it needs, or ''. */

@@ -27,6 +27,7 @@ import { createHash } from 'node:crypto';
 import { type FileHandle, open } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, PromptlockError } from '../errors.js';
+import { writeAt } from './file-bytes.js';
 
 export interface JournalOp {
   kind: 'write' | 'delete' | 'move';
@@ -63,16 +64,6 @@ const TRAILER_TAG = 'end ';
 const TRAILER_LENGTH = TRAILER_TAG.length + 64 + 1;
 
 const firstLine = (headerAt: number) => Buffer.from(`${MAGIC_V2}${String(headerAt).padStart(OFFSET_DIGITS, '0')}\n`);
-
-/** Writes every byte of `bytes` at `position`: a write may take only part of them (a disk filling up does that before it fails). */
-async function writeAt(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
-  let done = 0;
-  while (done < bytes.byteLength) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.byteLength - done, position + done);
-    if (bytesWritten === 0) throw Object.assign(new Error('nothing was written'), { code: 'EIO' });
-    done += bytesWritten;
-  }
-}
 
 /** Characters encoded at once when a text is appended or compared: a large module never exists twice in memory. */
 const CHUNK_CHARS = 1 << 20;

@@ -22,6 +22,7 @@ import { asFileSystemError, FileSystemError, PromptlockError } from '../errors.j
 import { eachLimited } from '../util/each-limited.js';
 import { readIfExists as readBytesIfExists } from '../util/read-if-exists.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
+import { holdsBytes } from './file-bytes.js';
 import {
   byteLengthOf,
   type Content,
@@ -56,18 +57,8 @@ const FAILED = '.failed.json';
  * sizes match (a large module is never held twice). A folder there cannot be replaced by a file:
  * refused before anything is staged.
  */
-async function holdsContent(file: string, content: Content): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw new FileSystemError('write', file, error);
-  }
-  try {
-    const stats = await handle.stat();
-    if (stats.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    if (stats.size !== byteLengthOf(content)) return false;
+function holdsContent(file: string, content: Content): Promise<boolean> {
+  return holdsBytes(file, byteLengthOf(content), async (handle) => {
     let position = 0;
     for (const chunk of chunksOf(content)) {
       const current = Buffer.allocUnsafe(chunk.byteLength);
@@ -76,11 +67,7 @@ async function holdsContent(file: string, content: Content): Promise<boolean> {
       position += bytesRead;
     }
     return true;
-  } catch (error) {
-    throw asFileSystemError(error, 'write', file);
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 async function exists(file: string): Promise<boolean> {

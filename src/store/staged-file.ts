@@ -2,13 +2,14 @@
  * Context files on their way into the store: written to a file in the work folder as they arrive,
  * hashed and counted on the way, so a file of any size costs a few chunks of memory, never its
  * size (docs/security.md, limits). A commit then moves the staged file into place (see
- * commit-changes.ts); a run that fails first removes what it staged, and a run killed first leaves
+ * journal.ts); a run that fails first removes what it staged, and a run killed first leaves
  * files the next run removes (`discardAbandonedStaging`).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { type FileHandle, open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { asFileSystemError, FileSystemError } from '../errors.js';
+import { asFileSystemError } from '../errors.js';
+import { holdsBytes, writeAt } from './file-bytes.js';
 import { ensureWorkDir, workDirOf } from './work-dir.js';
 
 /** A downloaded file, complete and fsynced, waiting in the work folder to be committed. */
@@ -32,16 +33,6 @@ export interface StagingFile {
 
 const PREFIX = 'dl-';
 const SUFFIX = '.part';
-
-/** Writes every byte of `chunk` at `position`: a write may take only part of it. */
-async function writeAt(handle: FileHandle, chunk: Uint8Array, position: number): Promise<void> {
-  let done = 0;
-  while (done < chunk.byteLength) {
-    const { bytesWritten } = await handle.write(chunk, done, chunk.byteLength - done, position + done);
-    if (bytesWritten === 0) throw Object.assign(new Error('nothing was written'), { code: 'EIO' });
-    done += bytesWritten;
-  }
-}
 
 /**
  * The staged files of one run, under the project's work folder. `discard` removes every one the
@@ -136,26 +127,12 @@ export async function discardAbandonedStaging(rootDir: string): Promise<void> {
 /**
  * True when `file` already holds exactly the staged bytes (same size, same digest), read in chunks;
  * false when it differs or is missing. A folder there cannot be replaced by a file: refused, as
- * for any write (commit-changes.ts).
+ * for any write (file-bytes.ts).
  */
-export async function holdsStaged(file: string, staged: StagedFile): Promise<boolean> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw new FileSystemError('write', file, error);
-  }
-  try {
-    const stats = await handle.stat();
-    if (stats.isDirectory()) throw new FileSystemError('write', file, Object.assign(new Error('is a directory'), { code: 'EISDIR' }));
-    if (stats.size !== staged.size) return false;
+export function holdsStaged(file: string, staged: StagedFile): Promise<boolean> {
+  return holdsBytes(file, staged.size, async (handle) => {
     const hash = createHash('sha256');
     for await (const chunk of handle.createReadStream({ autoClose: false })) hash.update(chunk as Buffer);
     return `sha256-${hash.digest('base64')}` === staged.integrity;
-  } catch (error) {
-    throw asFileSystemError(error, 'write', file);
-  } finally {
-    await handle.close();
-  }
+  });
 }

@@ -1,0 +1,41 @@
+/**
+ * Byte-level file helpers the journal and the download staging share: a positioned write that
+ * finishes what a short write left, and the "does this file already hold these bytes" check that
+ * lets a commit skip an unchanged file.
+ */
+import { type FileHandle, open } from 'node:fs/promises';
+import { asFileSystemError, FileSystemError } from '../errors.js';
+
+/** Writes every byte of `bytes` at `position`: a write may take only part of them (a disk filling up does that before it fails). */
+export async function writeAt(handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  let done = 0;
+  while (done < bytes.byteLength) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.byteLength - done, position + done);
+    if (bytesWritten === 0) throw Object.assign(new Error('nothing was written'), { code: 'EIO' });
+    done += bytesWritten;
+  }
+}
+
+/**
+ * True when `file` is `size` bytes long and `same` (reading it through the handle) says its bytes
+ * are the new ones; false when it differs or is missing. A folder there cannot be replaced by a
+ * file: refused (a FileSystemError naming it), as for any write.
+ */
+export async function holdsBytes(file: string, size: number, same: (handle: FileHandle) => Promise<boolean>): Promise<boolean> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new FileSystemError('write', file, error);
+  }
+  try {
+    const stats = await handle.stat();
+    if (stats.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    return stats.size === size && (await same(handle));
+  } catch (error) {
+    throw asFileSystemError(error, 'write', file);
+  } finally {
+    await handle.close();
+  }
+}
