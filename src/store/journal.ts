@@ -252,8 +252,9 @@ export interface CommitOptions {
  * content the file already holds (or a delete of nothing) and appends the new bytes to the pending
  * journal at once, so they need not stay in memory; `commit` stages the last changes, writes the
  * op list, fsyncs, renames (the commit point) and applies. Until then the previous files stand:
- * `abort` (or a kill: the next run's `recoverStore`) discards everything staged. Ops are applied
- * in the order they were staged. Stages may run concurrently; `commit` and `abort` wait for them.
+ * `abort` (or a kill: the next run's `recoverStore`) discards everything staged. Deletes are
+ * applied first, then writes in the order they were staged. Stages may run concurrently; `commit`
+ * and `abort` wait for them, and a stage that fails settles only when all it started has.
  */
 export class Transaction {
   private readonly guard: StorePathGuard;
