@@ -28,8 +28,7 @@ import {
  * repeated below; undici 7 has no exports map, so these paths are importable, and the dependency
  * is pinned to 7.x.
  */
-function undici(): { Pool: typeof Pool; Agent: typeof Agent } {
-  const load = createRequire(import.meta.url);
+export function undici(load: (id: string) => unknown = createRequire(import.meta.url)): { Pool: typeof Pool; Agent: typeof Agent } {
   try {
     const dispatcher = load('undici/lib/dispatcher/dispatcher.js') as { prototype: Partial<Dispatcher> };
     dispatcher.prototype.request ??= load('undici/lib/api/api-request.js') as Dispatcher['request'];
