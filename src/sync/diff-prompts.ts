@@ -148,7 +148,7 @@ export function diffPrompts(
 }
 
 /** `variables added: x; removed: y; retyped: z: string → number`, or `its function is removed`. */
-function describeBreaking(breaking: NonNullable<PromptDiff['breaking']>): string {
+export function describeBreaking(breaking: NonNullable<PromptDiff['breaking']>): string {
   if (breaking.removed === 'function') return 'its function leaves the generated module';
   const change = breaking as SignatureChange;
   const parts = [
@@ -201,24 +201,28 @@ export function formatDiffMarkdown(diffs: readonly PromptDiff[]): string {
   if (diffs.length === 0) return '**promptlock:** no prompt changes.\n';
   const breaking = diffs.filter((d) => d.breaking).length;
   const out = [`## Prompt changes (${diffs.length}${breaking ? `, ${breaking} breaking` : ''})`, ''];
-  for (const d of diffs) {
-    const versions =
-      d.status === 'changed'
-        ? d.from === d.to
-          ? `${d.to}, edited`
-          : `${d.from} → ${d.to}`
-        : d.status === 'added'
-          ? `added at ${d.to}`
-          : `removed (was ${d.from})`;
-    out.push(`### ${d.breaking ? '⚠️ **Breaking** ' : ''}\`${d.name}\` — ${versions}`, '');
-    if (d.breaking) out.push(`**Breaking:** ${describeBreaking(d.breaking)}.`, '');
-    if (d.status === 'removed') continue;
-    if (d.timestamps) out.push(`_Timestamps changed: ${d.timestamps.join(', ')}_`, '');
-    for (const field of d.fields) {
-      const body = field.lines.join('\n');
-      const fence = fenceFor(body);
-      out.push(`**${field.field}**`, '', `${fence}diff`, body, fence, '');
-    }
-  }
+  for (const d of diffs) out.push(...markdownSection(d));
   return `${out.join('\n')}\n`;
+}
+
+/** One prompt's section of the markdown diff: a `###` heading, the breaking change, each field as a fenced diff. */
+export function markdownSection(d: PromptDiff): string[] {
+  const versions =
+    d.status === 'changed'
+      ? d.from === d.to
+        ? `${d.to}, edited`
+        : `${d.from} → ${d.to}`
+      : d.status === 'added'
+        ? `added at ${d.to}`
+        : `removed (was ${d.from})`;
+  const out = [`### ${d.breaking ? '⚠️ **Breaking** ' : ''}\`${d.name}\` — ${versions}`, ''];
+  if (d.breaking) out.push(`**Breaking:** ${describeBreaking(d.breaking)}.`, '');
+  if (d.status === 'removed') return out;
+  if (d.timestamps) out.push(`_Timestamps changed: ${d.timestamps.join(', ')}_`, '');
+  for (const field of d.fields) {
+    const body = field.lines.join('\n');
+    const fence = fenceFor(body);
+    out.push(`**${field.field}**`, '', `${fence}diff`, body, fence, '');
+  }
+  return out;
 }

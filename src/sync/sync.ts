@@ -73,9 +73,11 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
       renamed = named.renamed;
     }
     const after = await promptsAfter(view, config, resolved);
-    // Only `diff` (a dry run) shows them: a sync reads no previous snapshot it does not need.
-    const before = options.dryRun ? await promptsBefore(view, config, previous) : new Map<string, Prompt>();
     const changes = lockChanges(previous, resolved.next, resolved.partial);
+    // `diff` (a dry run) shows every prompt; a sync reads only the previous snapshots of what it
+    // changed or removed, for its breaking marks and `--report`.
+    const touched = options.dryRun ? undefined : [...changes.changed, ...changes.removed].map((c) => c.name);
+    const before = await promptsBefore(view, config, previous, touched);
     let files = { written: [] as string[], deleted: [] as string[] };
     if (transaction) {
       options.onEvent?.({ type: 'phase', phase: 'write' });
@@ -124,10 +126,16 @@ async function promptsAfter(view: StoreView, config: ResolvedConfig, resolved: R
   return after;
 }
 
-/** The previous lockfile's prompts, as their snapshots hold them (for `diff`). */
-async function promptsBefore(view: StoreView, config: ResolvedConfig, previous: Lockfile): Promise<Map<string, Prompt>> {
+/** The previous lockfile's prompts (only `names`, when given), as their snapshots hold them. */
+async function promptsBefore(
+  view: StoreView,
+  config: ResolvedConfig,
+  previous: Lockfile,
+  names: readonly string[] = Object.keys(previous.prompts),
+): Promise<Map<string, Prompt>> {
   const before = new Map<string, Prompt>();
-  for (const name of Object.keys(previous.prompts)) {
+  for (const name of names) {
+    if (!previous.prompts[name]) continue;
     const state = await readLockedSnapshot(view, config.snapshotsDir, name, previous.prompts[name]!, false, config.limits);
     if (state.prompt) before.set(name, state.prompt);
   }

@@ -141,7 +141,7 @@ export interface SyncResult extends LockChanges {
   savedByList: number;
   written: string[];
   deleted: string[];
-  /** Prompts before (filled by a dry run only) and after, for `diff`. */
+  /** Prompts before (a dry run: every one; a sync: those it changed or removed) and after, for `diff` and `--report`. */
   before: Map<string, Prompt>;
   after: Map<string, Prompt>;
   requests: number;

@@ -1,12 +1,14 @@
 import { basename, relative } from 'node:path';
 import { type Command, Option } from 'commander';
 import { ConfigError } from '../../errors.js';
+import type { CiWorkflowResult } from '../../init/ci-workflow.js';
 import type { InitResult } from '../../init/index.js';
 import { action, type CliRuntime } from '../action.js';
 import type { CommandContext } from '../context.js';
 
 interface InitFlags {
   force?: boolean;
+  ci?: 'github' | 'gitlab';
   packageJson: boolean;
   format: 'ts' | 'json';
 }
@@ -47,6 +49,18 @@ async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
       hint: 'Run it from the folder where the config should live.',
     });
   }
+  let ci: CiWorkflowResult | undefined;
+  if (flags.ci) {
+    const [{ existingConfigFiles }, { writeCiWorkflow }] = await Promise.all([
+      import('../../init/config-files.js'),
+      import('../../init/ci-workflow.js'),
+    ]);
+    const hasConfig = (await existingConfigFiles(ctx.io.cwd)).length > 0;
+    // Written first: it is what a second run refuses, and a refused init writes nothing.
+    ci = await writeCiWorkflow({ dir: ctx.io.cwd, provider: flags.ci, force: Boolean(flags.force) });
+    // A project that has its config gets only the CI file; a new one gets both.
+    if (hasConfig) return printCi(ctx, ci, flags.ci);
+  }
   const { initProject } = await import('../../init/index.js');
   const result = await initProject({ dir: ctx.io.cwd, packageJson: flags.packageJson, force: Boolean(flags.force), format: flags.format });
   const steps = nextSteps(basename(result.configPath));
@@ -57,6 +71,7 @@ async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
       packageJson: result.packageJson ?? null,
       scriptsToAdd: result.scriptsToAdd ?? null,
       nextSteps: steps,
+      ...(ci && flags.ci ? { ci: ciSummary(ctx, ci, flags.ci) } : {}),
     });
     return 0;
   }
@@ -66,6 +81,25 @@ async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
   logger.info('');
   logger.info('Next steps:');
   for (const [index, step] of steps.entries()) logger.info(`  ${index + 1}. ${step}`);
+  return ci && flags.ci ? printCi(ctx, ci, flags.ci) : 0;
+}
+
+const ciSummary = (ctx: CommandContext, ci: CiWorkflowResult, provider: string) => ({
+  provider,
+  file: relative(ctx.io.cwd, ci.path),
+  overwritten: ci.overwritten,
+  nextSteps: ci.steps,
+});
+
+/** What `init --ci` wrote and what is left to set up. */
+function printCi(ctx: CommandContext, ci: CiWorkflowResult, provider: string): number {
+  if (ctx.globals.json) {
+    ctx.logger.json({ ci: ciSummary(ctx, ci, provider) });
+    return 0;
+  }
+  ctx.logger.success(`${ci.overwritten ? 'Replaced' : 'Wrote'} ${relative(ctx.io.cwd, ci.path)}`);
+  ctx.logger.info('To finish the CI set-up:');
+  for (const [index, step] of ci.steps.entries()) ctx.logger.info(`  ${index + 1}. ${step}`);
   return 0;
 }
 
@@ -78,6 +112,12 @@ export function registerInit(program: Command, runtime: CliRuntime): void {
       new Option('--format <format>', 'ts, or json: a prompts.config.json that references promptlock/schema.json')
         .choices(['ts', 'json'])
         .default('ts'),
+    )
+    .addOption(
+      new Option('--ci <provider>', 'also write a CI workflow that checks pull requests and opens prompt-update pull requests').choices([
+        'github',
+        'gitlab',
+      ]),
     )
     .option('--no-package-json', 'do not edit package.json; print the scripts to add instead')
     .action(action(runtime, (ctx, flags: InitFlags) => runInit(ctx, flags)));

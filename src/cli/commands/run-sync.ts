@@ -1,5 +1,8 @@
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/types.js';
+import { ConfigError } from '../../errors.js';
+import type { PullRequestReport } from '../../sync/pull-request-report.js';
 import { sync } from '../../sync/sync.js';
 import type { SyncClient, SyncResult } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
@@ -17,9 +20,11 @@ export interface SyncCommandOptions {
   recursive?: boolean;
   /** Fetch every prompt, even those the list proves unchanged. */
   refetch?: boolean;
+  /** Write the pull-request body for what changed to this file (README, "Prompt updates as pull requests"). */
+  report?: string;
 }
 
-function summary(result: SyncResult, rootDir: string) {
+function summary(result: SyncResult, rootDir: string, report: PullRequestReport) {
   const rel = (file: string) => path.relative(rootDir, file).split(path.sep).join('/');
   return {
     ok: true,
@@ -38,13 +43,56 @@ function summary(result: SyncResult, rootDir: string) {
     rateLimited: result.status429,
     durationMs: result.durationMs,
     ...(result.resolvedConflict ? { resolvedConflict: result.resolvedConflict } : {}),
+    title: report.title,
+    breaking: report.breaking,
   };
+}
+
+/** The pull-request report of this run: its diffs cover only the prompts it added, changed or removed. */
+async function reportOf(result: SyncResult, config: ResolvedConfig): Promise<PullRequestReport> {
+  const [{ diffPrompts }, { pullRequestReport }] = await Promise.all([
+    import('../../sync/diff-prompts.js'),
+    import('../../sync/pull-request-report.js'),
+  ]);
+  const names = new Set([...result.added, ...result.changed, ...result.removed].map((c) => c.name));
+  const diffs = diffPrompts(result.before, result.after, names);
+  const snapshotsDir = path.relative(config.rootDir, config.snapshotsDir).split(path.sep).join('/') || '.';
+  return pullRequestReport(diffs, result, { snapshotsDir });
+}
+
+/**
+ * `--report <file>`: the body when something changed; no file (a stale one removed) when nothing
+ * did, so a workflow never opens a pull request from an old body. `GITHUB_OUTPUT`: `changed`,
+ * `breaking`, `title` for the steps after.
+ */
+async function publishReport(ctx: CommandContext, report: PullRequestReport, file: string | undefined): Promise<void> {
+  if (file !== undefined) {
+    const target = path.resolve(ctx.io.cwd, file);
+    if (report.body) {
+      await writeFile(target, ctx.logger.redact(report.body));
+      ctx.logger.info(`Wrote the pull-request body to ${path.relative(ctx.io.cwd, target) || target}`);
+    } else await rm(target, { force: true });
+  }
+  const outputs = ctx.io.env.GITHUB_OUTPUT;
+  if (outputs) {
+    const { writeStepOutputs } = await import('../github.js');
+    await writeStepOutputs(outputs, {
+      changed: String(report.changed.length > 0),
+      breaking: String(report.breaking.length > 0),
+      title: report.title,
+    });
+  }
 }
 
 /** `promptlock sync` (also run by `add` after it edits the config). Returns the exit code. */
 export async function runSyncCommand(ctx: CommandContext, options: SyncCommandOptions = {}): Promise<number> {
   if (options.recursive) {
     const { runRecursive, rejectNames } = await import('./run-recursive.js');
+    if (options.report !== undefined) {
+      throw new ConfigError('sync --report writes one pull-request body for one project; it does not take --recursive.', {
+        hint: 'Run `promptlock sync --report <file>` in each app, or sync the workspace without --report.',
+      });
+    }
     rejectNames(options.names);
     return runRecursive(ctx, options.frozen ? 'sync --frozen' : 'sync', (appCtx, config, connect) =>
       syncProject(appCtx, config, connect, options),
@@ -76,8 +124,10 @@ async function syncProject(
   } finally {
     progress.stop();
   }
+  const report = await reportOf(result, config);
+  await publishReport(ctx, report, options.report);
   if (ctx.globals.json) {
-    ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir) });
+    ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir, report) });
     return 0;
   }
   const { colors } = ctx.logger;

@@ -9,6 +9,7 @@ export function registerSync(program: Command, runtime: CliRuntime): void {
     .option('--frozen', 'install exactly what the lockfile says; fetch only missing snapshots; fail if config and lockfile disagree')
     .option('--with-files', 'download file context items next to their snapshots (as contextFiles: true)')
     .option('--refetch', 'get every prompt from the service, even those the list shows unchanged')
+    .option('--report <file>', 'write the pull-request body for what this sync changed to <file> (nothing when nothing changed)')
     .option('--rename-exports', 'name every export afresh by the naming rules (names are otherwise kept in the lockfile)')
     .option(
       '-r, --recursive',
@@ -20,7 +21,14 @@ export function registerSync(program: Command, runtime: CliRuntime): void {
         async (
           ctx,
           names: string[],
-          opts: { frozen?: boolean; withFiles?: boolean; renameExports?: boolean; recursive?: boolean; refetch?: boolean },
+          opts: {
+            frozen?: boolean;
+            withFiles?: boolean;
+            renameExports?: boolean;
+            recursive?: boolean;
+            refetch?: boolean;
+            report?: string;
+          },
         ) => {
           const { runSyncCommand } = await import('./run-sync.js');
           return runSyncCommand(ctx, {
@@ -30,6 +38,7 @@ export function registerSync(program: Command, runtime: CliRuntime): void {
             renameExports: opts.renameExports,
             recursive: opts.recursive,
             refetch: opts.refetch,
+            report: opts.report,
           });
         },
       ),

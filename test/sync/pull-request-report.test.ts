@@ -1,0 +1,86 @@
+/**
+ * The pull-request body of `sync --report`: title, breaking changes first, each prompt's diff with
+ * its context files, nothing when nothing changed, and a body bounded in size that names what it
+ * left out and where to read it.
+ */
+import { describe, expect, it } from 'vitest';
+import { diffPrompts } from '../../src/sync/diff-prompts.js';
+import { pullRequestReport } from '../../src/sync/pull-request-report.js';
+import type { ContextItem, Prompt } from '../../src/types.js';
+
+function prompt(pkg: string, version: number, content: string, context: ContextItem[] = []): Prompt {
+  return {
+    id: `pmt_${pkg}`,
+    title: pkg,
+    content,
+    tags: [],
+    version: `v${version}`,
+    workspaceSlug: 'acme',
+    packageName: `@acme/${pkg}:v${version}`,
+    context,
+    metadata: { createdAt: version },
+  };
+}
+
+const file = (id: string, fileName: string, fileSize: number): ContextItem => ({ id, type: 'file', createdAt: 1, fileName, fileSize });
+
+function report(before: Prompt[], after: Prompt[], maxChars?: number) {
+  const b = new Map(before.map((p) => [`@acme/${p.title}`, p]));
+  const a = new Map(after.map((p) => [`@acme/${p.title}`, p]));
+  return pullRequestReport(diffPrompts(b, a), { before: b, after: a }, { snapshotsDir: 'prompts', ...(maxChars ? { maxChars } : {}) });
+}
+
+describe('pullRequestReport', () => {
+  it('is empty when nothing changed', () => {
+    const same = [prompt('welcome', 1, 'Hi')];
+    expect(report(same, same)).toEqual({ title: '', body: '', breaking: [], changed: [] });
+  });
+
+  it.each([
+    ['one prompt updated', [prompt('welcome', 1, 'Hi')], [prompt('welcome', 2, 'Hello')], 'Update @acme/welcome to v2'],
+    ['one prompt added', [], [prompt('welcome', 1, 'Hi')], 'Add @acme/welcome v1'],
+    ['one prompt removed (breaking)', [prompt('welcome', 1, 'Hi')], [], 'Remove @acme/welcome (breaking)'],
+    [
+      'several, one breaking',
+      [prompt('a', 1, 'Hi'), prompt('b', 1, 'Yo')],
+      [prompt('a', 2, 'Hi {{name}}'), prompt('b', 2, 'Yo!')],
+      'Update 2 prompts (1 breaking)',
+    ],
+  ])('titles %s', (_name, before, after, title) => {
+    const result = report(before, after);
+    expect(result.title).toBe(title);
+    expect(result.body.split('\n')[0]).toBe(`## ${title}`);
+  });
+
+  it('puts breaking changes first, with what changed in the parameter, and lists context files', () => {
+    const result = report(
+      [prompt('a-text', 1, 'Hi', [file('ctx_1', 'old.pdf', 10)]), prompt('z-break', 1, 'Hi {{name}}')],
+      [
+        prompt('a-text', 2, 'Hi!', [file('ctx_1', 'old.pdf', 12), file('ctx_2', 'guide.pdf', 5)]),
+        prompt('z-break', 2, 'Hi {{name}} {{n:number}}'),
+      ],
+    );
+    expect(result.breaking).toEqual(['@acme/z-break']);
+    expect(result.changed).toEqual(['@acme/z-break', '@acme/a-text']);
+    const body = result.body;
+    expect(body).toContain("- `@acme/z-break`: its function's parameter changes (variables added: n)");
+    expect(body.indexOf('#### ⚠️ **Breaking** `@acme/z-break`')).toBeLessThan(body.indexOf('#### `@acme/a-text`'));
+    expect(body).toContain('- `old.pdf` (file, changed)\n- `guide.pdf` (file, added)');
+  });
+
+  it('stays under its size bound, naming what it left out and where to read it', () => {
+    const many = Array.from({ length: 40 }, (_, i) => i);
+    const long = (rev: number) => Array.from({ length: 200 }, (_, l) => `line ${l} of revision ${rev}`).join('\n');
+    const result = report(
+      many.map((i) => prompt(`p${String(i).padStart(2, '0')}`, 1, long(1))),
+      many.map((i) => prompt(`p${String(i).padStart(2, '0')}`, 2, long(2))),
+      20_000,
+    );
+    expect(result.body.length).toBeLessThanOrEqual(20_000);
+    expect(result.changed).toHaveLength(40);
+    expect(result.body).toMatch(/_\d+ prompts left out to keep this description under GitHub's size limit: `@acme\/p\d\d`/);
+    expect(result.body).toContain('`git diff HEAD~1 -- prompts` on its branch');
+    // Whole sections only: every diff shown is closed.
+    expect((result.body.match(/```/g) ?? []).length % 2).toBe(0);
+  });
+});
