@@ -32,12 +32,26 @@ export interface PromptlockPluginOptions {
 /** Retries of one request while polling: the next poll is the retry (as in `promptlock watch`). */
 const POLL_RETRIES = 2;
 const PREFIX = '[promptlock]';
+const PLUGIN = 'promptlock';
+const POLL_IGNORED = '`poll` is ignored in a production build: the build uses the committed lockfile and snapshots.';
 
-/** The error a bundler shows: promptlock's own message and hint, under the error's name. */
+/** What the plugin uses of a webpack or Rspack compiler (both APIs have these hooks). */
+interface BundlerCompiler {
+  context: string;
+  hooks: Record<'beforeRun' | 'watchRun', { tapPromise(name: string, fn: () => Promise<void>): void }> &
+    Record<'watchClose', { tap(name: string, fn: () => void): void }> &
+    Record<'thisCompilation', { tap(name: string, fn: (compilation: { errors: unknown[] }) => void): void }>;
+}
+
+/**
+ * The error a bundler shows: promptlock's own message and hint, under the error's name, and no
+ * stack: its frames would be promptlock's bundled code, which says nothing to the user.
+ */
 function buildError(error: unknown): Error {
   if (!(error instanceof PromptlockError)) return error instanceof Error ? error : new Error(String(error));
   const failure = new Error(`${PREFIX} ${error.message}${error.hint ? `\n${error.hint}` : ''}`, { cause: error });
   failure.name = error.name;
+  failure.stack = `${failure.name}: ${failure.message}`;
   return failure;
 }
 
@@ -59,6 +73,8 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
   let dev = false;
   let production = false;
   let devWatch: Promise<WatchHandle | undefined> | undefined;
+  /** Set for webpack and Rspack, which generate in their compiler hooks instead of `buildStart`. */
+  let compilerHooks = false;
   /** Kept across this plugin's builds (a bundler in watch mode regenerates on each). */
   let reuse: GenerateCache | undefined;
 
@@ -114,26 +130,43 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
     await (await running)?.close();
   };
 
-  /** webpack and Rspack share these hooks: watch mode is dev, a plain run is a production build. */
-  const onCompiler = (compiler: {
-    context: string;
-    hooks: Record<'watchRun' | 'run' | 'watchClose', { tap(name: string, fn: () => void): void }>;
-  }): void => {
+  /**
+   * webpack and Rspack: generate before compilation starts (`beforeRun` for a build, `watchRun`
+   * for each watch compilation), not in unplugin's `buildStart`, which they run on `make`, in
+   * parallel with reading the entries: the bundle would hold the module as it was before.
+   */
+  const onCompiler = (compiler: BundlerCompiler): void => {
     root = compiler.context;
-    compiler.hooks.watchRun.tap('promptlock', () => {
-      dev = true;
-    });
-    compiler.hooks.run.tap('promptlock', () => {
+    compilerHooks = true;
+    compiler.hooks.beforeRun.tapPromise(PLUGIN, async () => {
       production = true;
+      if (options.poll) log.info(POLL_IGNORED);
+      await generateNow();
     });
-    compiler.hooks.watchClose.tap('promptlock', () => void stopDev());
+    // A failure in watch mode is reported with the compilation, so the bundler keeps watching and
+    // the fix (or the dev watcher's next regeneration) triggers a rebuild.
+    let failure: Error | undefined;
+    compiler.hooks.watchRun.tapPromise(PLUGIN, async () => {
+      dev = true;
+      failure = undefined;
+      try {
+        await generateNow();
+        await startDev();
+      } catch (error) {
+        failure = error as Error;
+      }
+    });
+    compiler.hooks.thisCompilation.tap(PLUGIN, (compilation) => {
+      if (failure) compilation.errors.push(failure);
+    });
+    compiler.hooks.watchClose.tap(PLUGIN, () => void stopDev());
   };
 
   return {
     name: 'promptlock',
     async buildStart() {
-      if (options.poll && production)
-        log.info('`poll` is ignored in a production build: the build uses the committed lockfile and snapshots.');
+      if (compilerHooks) return; // generated before the compilation started
+      if (options.poll && production) log.info(POLL_IGNORED);
       await generateNow();
       if (dev) await startDev();
     },
@@ -150,6 +183,16 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
       },
       // Called when the dev server closes (and at the end of a build, where nothing is watched).
       async closeBundle() {
+        await stopDev();
+      },
+    },
+    rollup: {
+      // Rollup's watch mode is dev (its watcher sees the rewritten module, not the store).
+      options() {
+        if (this.meta.watchMode) dev = true;
+        return null;
+      },
+      async closeWatcher() {
         await stopDev();
       },
     },
