@@ -44,12 +44,13 @@ interface BundlerCompiler {
 }
 
 /**
- * The error a bundler shows: promptlock's own message and hint, under the error's name, and no
- * stack: its frames would be promptlock's bundled code, which says nothing to the user.
+ * The error a bundler shows: promptlock's own message and hint, under the error's name, with no
+ * stack and no cause (webpack-cli prints both): their frames would be promptlock's bundled code,
+ * which says nothing to the user.
  */
 function buildError(error: unknown): Error {
   if (!(error instanceof PromptlockError)) return error instanceof Error ? error : new Error(String(error));
-  const failure = new Error(`${PREFIX} ${error.message}${error.hint ? `\n${error.hint}` : ''}`, { cause: error });
+  const failure = new Error(`${PREFIX} ${error.message}${error.hint ? `\n${error.hint}` : ''}`);
   failure.name = error.name;
   failure.stack = `${failure.name}: ${failure.message}`;
   return failure;
@@ -143,18 +144,18 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
       if (options.poll) log.info(POLL_IGNORED);
       await generateNow();
     });
-    // A failure in watch mode is reported with the compilation, so the bundler keeps watching and
-    // the fix (or the dev watcher's next regeneration) triggers a rebuild.
+    // A failure in watch mode is reported with the compilation and the store is watched anyway, so
+    // the bundler keeps watching and the fix, once the dev watcher regenerates, triggers a rebuild.
     let failure: Error | undefined;
     compiler.hooks.watchRun.tapPromise(PLUGIN, async () => {
       dev = true;
       failure = undefined;
       try {
         await generateNow();
-        await startDev();
       } catch (error) {
         failure = error as Error;
       }
+      await startDev();
     });
     compiler.hooks.thisCompilation.tap(PLUGIN, (compilation) => {
       if (failure) compilation.errors.push(failure);

@@ -31,6 +31,8 @@ export interface Bundler {
   build(dir: string): Promise<string>;
   /** Starts the bundler's watch mode on the app in `dir`. */
   watch(dir: string): Promise<BundlerWatch>;
+  /** Whether watch mode started on a broken store rebuilds once it is fixed (webpack, Rspack). */
+  recoversInWatch?: boolean;
 }
 
 /** The error `generate` itself throws for the app's store. */
@@ -104,6 +106,22 @@ export function bundlerCases(name: string, bundler: Bundler): void {
       snapshot.content[0] = 'Welcome to Acme, edited while watching.';
       await writeFile(file, `${JSON.stringify(snapshot, null, 2)}\n`);
       await waitUntil('a rebuilt bundle', async () => (await watching.bundle())?.includes('Welcome to Acme, edited while watching.'));
+      await watching.close();
+    });
+
+    it.runIf(bundler.recoversInWatch)('started on a broken lockfile, it keeps watching and builds once the lockfile is fixed', async () => {
+      const dir = await app();
+      const lockfile = path.join(dir, 'prompts.lock.json');
+      const good = await readFile(lockfile, 'utf8');
+      await writeFile(lockfile, '{ "lockfileVersion": 1, "prompts": ');
+      const watching = await bundler.watch(dir);
+      use.defer(() => watching.close());
+      const welcome = (await exampleTexts()).get(WELCOME)!;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // webpack emits a bundle whose import of the missing module throws.
+      expect((await watching.bundle()) ?? '').not.toContain(welcome);
+      await writeFile(lockfile, good);
+      await waitUntil('a bundle once the lockfile is fixed', async () => (await watching.bundle())?.includes(welcome));
       await watching.close();
     });
   });

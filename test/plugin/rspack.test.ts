@@ -23,6 +23,7 @@ function compiler(dir: string, mode: 'production' | 'development') {
 const bundleOf = (dir: string) => readFile(path.join(dir, 'dist/main.js'), 'utf8').catch(() => undefined);
 
 bundlerCases('promptlock/rspack', {
+  recoversInWatch: true,
   build: (dir) =>
     new Promise((resolve, reject) => {
       const c = compiler(dir, 'production');
