@@ -1,8 +1,8 @@
 /**
  * The bundler plugin (docs/bundler-plugin.md): one unplugin implementation behind
- * `promptlock/vite`, `/webpack`, `/rollup`, `/esbuild` and `/rspack`. At build start it runs
- * `generate` from the committed store (no network, no key); in dev (Vite's dev server, webpack or
- * Rspack watch) it watches the config, lockfile and snapshots and regenerates, and the bundler's
+ * `promptlock/vite`, `/webpack`, `/rollup`, `/esbuild` and `/rspack`. Before the bundler reads the
+ * entries it runs `generate` from the committed store (no network, no key); in dev (Vite's dev
+ * server, webpack, Rspack or Rollup watch) it watches the config, lockfile and snapshots and regenerates, and the bundler's
  * own watcher and HMR carry the rewritten module to the page. `poll` follows floating selectors
  * like `promptlock watch`, in dev only.
  */
