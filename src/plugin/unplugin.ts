@@ -10,7 +10,9 @@ import path from 'node:path';
 import { createUnplugin, type UnpluginInstance } from 'unplugin';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
+import { apiKeyFromEnv, redact } from '../secrets.js';
 import type { GenerateCache } from '../sync/generate.js';
+import { terminalText } from '../terminal-text.js';
 import type { WatchHandle, WatchLog } from '../watch/watch.js';
 
 export interface PromptlockPluginOptions {
@@ -43,24 +45,30 @@ interface BundlerCompiler {
     Record<'thisCompilation', { tap(name: string, fn: (compilation: { errors: unknown[] }) => void): void }>;
 }
 
+/** A line as the CLI prints it (src/cli/logger.ts): keys masked, no escapes, controls or bidi from outside text. */
+function cleanLine(message: string, secrets: readonly (string | undefined)[]): string {
+  return `${PREFIX} ${terminalText(redact(message, secrets))}`;
+}
+
 /**
- * The error a bundler shows: promptlock's own message and hint, under the error's name, with no
- * stack and no cause (webpack-cli prints both): their frames would be promptlock's bundled code,
- * which says nothing to the user.
+ * The error a bundler shows: promptlock's own message and hint, cleaned, under the error's name,
+ * with no stack and no cause (webpack-cli prints both): their frames would be promptlock's bundled
+ * code, which says nothing to the user.
  */
-function buildError(error: unknown): Error {
+function buildError(error: unknown, secrets: readonly (string | undefined)[]): Error {
   if (!(error instanceof PromptlockError)) return error instanceof Error ? error : new Error(String(error));
-  const failure = new Error(`${PREFIX} ${error.message}${error.hint ? `\n${error.hint}` : ''}`);
+  const failure = new Error(cleanLine(`${error.message}${error.hint ? `\n${error.hint}` : ''}`, secrets));
   failure.name = error.name;
   failure.stack = `${failure.name}: ${failure.message}`;
   return failure;
 }
 
-function consoleLog(): WatchLog {
+/** The plugin's log, written through the bundler's logger (or the console), every line cleaned. */
+function cleanLog(sink: { info(line: string): void; warn(line: string): void }, secrets: readonly (string | undefined)[]): WatchLog {
   return {
-    info: (message) => console.info(`${PREFIX} ${message}`),
-    success: (message) => console.info(`${PREFIX} ${message}`),
-    warn: (message) => console.warn(`${PREFIX} ${message}`),
+    info: (message) => sink.info(cleanLine(message, secrets)),
+    success: (message) => sink.info(cleanLine(message, secrets)),
+    warn: (message) => sink.warn(cleanLine(message, secrets)),
   };
 }
 
@@ -69,7 +77,9 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
   false
 >((options = {}) => {
   let root = process.cwd();
-  let log: WatchLog = consoleLog();
+  /** Keys that must not reach a log line: the environment's, then the config's once loaded. */
+  const secrets: Array<string | undefined> = [apiKeyFromEnv()];
+  let log: WatchLog = cleanLog(console, secrets);
   /** Vite's command, or whether webpack/Rspack run in watch mode. */
   let dev = false;
   let production = false;
@@ -81,7 +91,9 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
 
   const loadConfig = async (): Promise<ResolvedConfig> => {
     const { loadConfig: load } = await import('../config/load-config.js');
-    return load({ cwd: root, ...(options.config ? { configPath: options.config } : {}) });
+    const config = await load({ cwd: root, ...(options.config ? { configPath: options.config } : {}) });
+    if (!secrets.includes(config.apiKey)) secrets.push(config.apiKey);
+    return config;
   };
 
   const generateNow = async (): Promise<void> => {
@@ -100,7 +112,7 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
         );
       }
     } catch (error) {
-      throw buildError(error);
+      throw buildError(error, secrets);
     }
   };
 
@@ -176,11 +188,13 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
         root = config.root;
         dev = config.command === 'serve';
         production = config.command === 'build';
-        log = {
-          info: (message) => config.logger.info(`${PREFIX} ${message}`, { timestamp: true }),
-          success: (message) => config.logger.info(`${PREFIX} ${message}`, { timestamp: true }),
-          warn: (message) => config.logger.warn(`${PREFIX} ${message}`, { timestamp: true }),
-        };
+        log = cleanLog(
+          {
+            info: (line) => config.logger.info(line, { timestamp: true }),
+            warn: (line) => config.logger.warn(line, { timestamp: true }),
+          },
+          secrets,
+        );
       },
       // Called when the dev server closes (and at the end of a build, where nothing is watched).
       async closeBundle() {
