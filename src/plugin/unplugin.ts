@@ -130,6 +130,7 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
         poll: Boolean(options.poll),
         ...(options.interval ? { intervalSeconds: options.interval } : {}),
         ...(options.rateLimit ? { limitPerMinute: options.rateLimit } : {}),
+        settings: { interval: (seconds) => `\`interval: ${seconds}\``, rateLimit: '`rateLimit`' },
       });
       await handle.ready;
       return handle;
