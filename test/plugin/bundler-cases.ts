@@ -20,7 +20,7 @@ export const JS_MODULE = 'src/generated/prompts.js';
 const MAIN = `import { acmeWelcome } from './generated/prompts.js';\nconsole.log(acmeWelcome().content);\n`;
 const WELCOME = 'acme/welcome.json';
 
-export interface BundlerWatch {
+interface BundlerWatch {
   /** The text of the last bundle written, or undefined before the first. */
   bundle(): Promise<string | undefined>;
   close(): Promise<void>;
