@@ -1,8 +1,8 @@
 /**
  * The bundler plugin (docs/bundler-plugin.md): one unplugin implementation behind
- * `promptlock/vite`, `/webpack`, `/rollup`, `/esbuild` and `/rspack`. At build start it runs
- * `generate` from the committed store (no network, no key); in dev (Vite's dev server, webpack or
- * Rspack watch) it watches the config, lockfile and snapshots and regenerates, and the bundler's
+ * `promptlock/vite`, `/webpack`, `/rollup`, `/esbuild` and `/rspack`. Before the bundler reads the
+ * entries it runs `generate` from the committed store (no network, no key); in dev (Vite's dev
+ * server, webpack, Rspack or Rollup watch) it watches the config, lockfile and snapshots and regenerates, and the bundler's
  * own watcher and HMR carry the rewritten module to the page. `poll` follows floating selectors
  * like `promptlock watch`, in dev only.
  */
@@ -10,7 +10,9 @@ import path from 'node:path';
 import { createUnplugin, type UnpluginInstance } from 'unplugin';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
+import { apiKeyFromEnv, redact } from '../secrets.js';
 import type { GenerateCache } from '../sync/generate.js';
+import { terminalText } from '../terminal-text.js';
 import type { WatchHandle, WatchLog } from '../watch/watch.js';
 
 export interface PromptlockPluginOptions {
@@ -32,20 +34,41 @@ export interface PromptlockPluginOptions {
 /** Retries of one request while polling: the next poll is the retry (as in `promptlock watch`). */
 const POLL_RETRIES = 2;
 const PREFIX = '[promptlock]';
+const PLUGIN = 'promptlock';
+const POLL_IGNORED = '`poll` is ignored in a production build: the build uses the committed lockfile and snapshots.';
 
-/** The error a bundler shows: promptlock's own message and hint, under the error's name. */
-function buildError(error: unknown): Error {
+/** What the plugin uses of a webpack or Rspack compiler (both APIs have these hooks). */
+interface BundlerCompiler {
+  context: string;
+  hooks: Record<'beforeRun' | 'watchRun', { tapPromise(name: string, fn: () => Promise<void>): void }> &
+    Record<'watchClose', { tap(name: string, fn: () => void): void }> &
+    Record<'thisCompilation', { tap(name: string, fn: (compilation: { errors: unknown[] }) => void): void }>;
+}
+
+/** A line as the CLI prints it (src/cli/logger.ts): keys masked, no escapes, controls or bidi from outside text. */
+function cleanLine(message: string, secrets: readonly (string | undefined)[]): string {
+  return `${PREFIX} ${terminalText(redact(message, secrets))}`;
+}
+
+/**
+ * The error a bundler shows: promptlock's own message and hint, cleaned, under the error's name,
+ * with no stack and no cause (webpack-cli prints both): their frames would be promptlock's bundled
+ * code, which says nothing to the user.
+ */
+function buildError(error: unknown, secrets: readonly (string | undefined)[]): Error {
   if (!(error instanceof PromptlockError)) return error instanceof Error ? error : new Error(String(error));
-  const failure = new Error(`${PREFIX} ${error.message}${error.hint ? `\n${error.hint}` : ''}`, { cause: error });
+  const failure = new Error(cleanLine(`${error.message}${error.hint ? `\n${error.hint}` : ''}`, secrets));
   failure.name = error.name;
+  failure.stack = `${failure.name}: ${failure.message}`;
   return failure;
 }
 
-function consoleLog(): WatchLog {
+/** The plugin's log, written through the bundler's logger (or the console), every line cleaned. */
+function cleanLog(sink: { info(line: string): void; warn(line: string): void }, secrets: readonly (string | undefined)[]): WatchLog {
   return {
-    info: (message) => console.info(`${PREFIX} ${message}`),
-    success: (message) => console.info(`${PREFIX} ${message}`),
-    warn: (message) => console.warn(`${PREFIX} ${message}`),
+    info: (message) => sink.info(cleanLine(message, secrets)),
+    success: (message) => sink.info(cleanLine(message, secrets)),
+    warn: (message) => sink.warn(cleanLine(message, secrets)),
   };
 }
 
@@ -54,17 +77,23 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
   false
 >((options = {}) => {
   let root = process.cwd();
-  let log: WatchLog = consoleLog();
+  /** Keys that must not reach a log line: the environment's, then the config's once loaded. */
+  const secrets: Array<string | undefined> = [apiKeyFromEnv()];
+  let log: WatchLog = cleanLog(console, secrets);
   /** Vite's command, or whether webpack/Rspack run in watch mode. */
   let dev = false;
   let production = false;
   let devWatch: Promise<WatchHandle | undefined> | undefined;
+  /** Set for webpack and Rspack, which generate in their compiler hooks instead of `buildStart`. */
+  let compilerHooks = false;
   /** Kept across this plugin's builds (a bundler in watch mode regenerates on each). */
   let reuse: GenerateCache | undefined;
 
   const loadConfig = async (): Promise<ResolvedConfig> => {
     const { loadConfig: load } = await import('../config/load-config.js');
-    return load({ cwd: root, ...(options.config ? { configPath: options.config } : {}) });
+    const config = await load({ cwd: root, ...(options.config ? { configPath: options.config } : {}) });
+    if (!secrets.includes(config.apiKey)) secrets.push(config.apiKey);
+    return config;
   };
 
   const generateNow = async (): Promise<void> => {
@@ -83,7 +112,7 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
         );
       }
     } catch (error) {
-      throw buildError(error);
+      throw buildError(error, secrets);
     }
   };
 
@@ -101,6 +130,7 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
         poll: Boolean(options.poll),
         ...(options.interval ? { intervalSeconds: options.interval } : {}),
         ...(options.rateLimit ? { limitPerMinute: options.rateLimit } : {}),
+        settings: { interval: (seconds) => `\`interval: ${seconds}\``, rateLimit: '`rateLimit`' },
       });
       await handle.ready;
       return handle;
@@ -114,26 +144,43 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
     await (await running)?.close();
   };
 
-  /** webpack and Rspack share these hooks: watch mode is dev, a plain run is a production build. */
-  const onCompiler = (compiler: {
-    context: string;
-    hooks: Record<'watchRun' | 'run' | 'watchClose', { tap(name: string, fn: () => void): void }>;
-  }): void => {
+  /**
+   * webpack and Rspack: generate before compilation starts (`beforeRun` for a build, `watchRun`
+   * for each watch compilation), not in unplugin's `buildStart`, which they run on `make`, in
+   * parallel with reading the entries: the bundle would hold the module as it was before.
+   */
+  const onCompiler = (compiler: BundlerCompiler): void => {
     root = compiler.context;
-    compiler.hooks.watchRun.tap('promptlock', () => {
-      dev = true;
-    });
-    compiler.hooks.run.tap('promptlock', () => {
+    compilerHooks = true;
+    compiler.hooks.beforeRun.tapPromise(PLUGIN, async () => {
       production = true;
+      if (options.poll) log.info(POLL_IGNORED);
+      await generateNow();
     });
-    compiler.hooks.watchClose.tap('promptlock', () => void stopDev());
+    // A failure in watch mode is reported with the compilation and the store is watched anyway, so
+    // the bundler keeps watching and the fix, once the dev watcher regenerates, triggers a rebuild.
+    let failure: Error | undefined;
+    compiler.hooks.watchRun.tapPromise(PLUGIN, async () => {
+      dev = true;
+      failure = undefined;
+      try {
+        await generateNow();
+      } catch (error) {
+        failure = error as Error;
+      }
+      await startDev();
+    });
+    compiler.hooks.thisCompilation.tap(PLUGIN, (compilation) => {
+      if (failure) compilation.errors.push(failure);
+    });
+    compiler.hooks.watchClose.tap(PLUGIN, () => void stopDev());
   };
 
   return {
     name: 'promptlock',
     async buildStart() {
-      if (options.poll && production)
-        log.info('`poll` is ignored in a production build: the build uses the committed lockfile and snapshots.');
+      if (compilerHooks) return; // generated before the compilation started
+      if (options.poll && production) log.info(POLL_IGNORED);
       await generateNow();
       if (dev) await startDev();
     },
@@ -142,14 +189,26 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
         root = config.root;
         dev = config.command === 'serve';
         production = config.command === 'build';
-        log = {
-          info: (message) => config.logger.info(`${PREFIX} ${message}`, { timestamp: true }),
-          success: (message) => config.logger.info(`${PREFIX} ${message}`, { timestamp: true }),
-          warn: (message) => config.logger.warn(`${PREFIX} ${message}`, { timestamp: true }),
-        };
+        log = cleanLog(
+          {
+            info: (line) => config.logger.info(line, { timestamp: true }),
+            warn: (line) => config.logger.warn(line, { timestamp: true }),
+          },
+          secrets,
+        );
       },
       // Called when the dev server closes (and at the end of a build, where nothing is watched).
       async closeBundle() {
+        await stopDev();
+      },
+    },
+    rollup: {
+      // Rollup's watch mode is dev (its watcher sees the rewritten module, not the store).
+      options() {
+        if (this.meta.watchMode) dev = true;
+        return null;
+      },
+      async closeWatcher() {
         await stopDev();
       },
     },

@@ -25,6 +25,50 @@ export function pollBudget(options: { intervalSeconds: number; limitPerMinute?: 
   return { perMinute, perPoll };
 }
 
+/** What a notice calls the two settings: the CLI's flags, or the bundler plugin's options. */
+export interface BudgetSettings {
+  /** The setting that asks for polls `seconds` apart. */
+  interval: (seconds: number) => string;
+  rateLimit: string;
+}
+
+export const CLI_BUDGET_SETTINGS: BudgetSettings = { interval: (seconds) => `--interval ${seconds}`, rateLimit: '--rate-limit' };
+
+/**
+ * Seconds between two checks of the same prompt when `floating` prompts take turns: a poll checks
+ * `perPoll` of them, and a minute at most `perMinute`.
+ */
+export function checkPeriod(floating: number, budget: PollBudget, intervalSeconds: number): number {
+  return Math.max(intervalSeconds, Math.ceil(floating / budget.perPoll) * intervalSeconds, (floating * 60) / budget.perMinute);
+}
+
+const seconds = (s: number) => (s >= 120 ? `${Math.round(s / 60)} min` : `${Number(s.toFixed(1))} s`);
+
+/**
+ * When the budget cannot check every floating prompt every `intervalSeconds`: how often each is
+ * really checked, and what to change. Undefined when the interval is met.
+ */
+export function budgetNotice(options: {
+  floating: number;
+  intervalSeconds: number;
+  limitPerMinute?: number;
+  share?: number;
+  settings: BudgetSettings;
+}): string | undefined {
+  const { floating, intervalSeconds, settings } = options;
+  const limit = options.limitPerMinute ?? DEFAULT_LIMIT_PER_MINUTE;
+  const share = options.share ?? DEFAULT_BUDGET_SHARE;
+  const budget = pollBudget({ intervalSeconds, limitPerMinute: limit, share });
+  const period = checkPeriod(floating, budget, intervalSeconds);
+  if (floating === 0 || period <= intervalSeconds) return undefined;
+  return (
+    `Each of the ${floating} floating prompts is checked about every ${seconds(period)}, not every ${seconds(intervalSeconds)}: ` +
+    `polling keeps to ${budget.perMinute} requests a minute (${Math.round(share * 100)}% of the service's limit of ${limit}), ${budget.perPoll} a poll. ` +
+    `To check them more often, pin prompts to a version (those are not polled), or raise ${settings.rateLimit} if the service allows more than ${limit} a minute; ` +
+    `${settings.interval(Math.ceil(period))} polls at the pace that is met.`
+  );
+}
+
 /**
  * A round-robin cursor over a list of names that changes between calls. It remembers the last name
  * it handed out rather than an index, so names added or removed elsewhere in the list neither skip

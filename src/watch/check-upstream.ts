@@ -35,6 +35,8 @@ export interface UpstreamCheck {
   complete: boolean;
   checked: string[];
   listed: boolean;
+  /** Locked prompts at a floating selector: the ones polls take turns to check. */
+  floating: number;
 }
 
 export interface Allowance {
@@ -117,5 +119,5 @@ export async function checkUpstream(
       if (entries.some((e) => e.kind === 'exact' && e.name === name)) changed.push(name);
     }
   }
-  return { observed, changed, pending, vanished, complete, checked, listed };
+  return { observed, changed, pending, vanished, complete, checked, listed, floating: floating.length };
 }

@@ -14,7 +14,15 @@ import { createGenerateCache, generate, generateOptionsFor } from '../sync/gener
 import { sync } from '../sync/sync.js';
 import type { SyncClient, SyncResult } from '../sync/types.js';
 import { pluralise } from '../util/pluralise.js';
-import { pollAllowance, pollBudget, RequestWindow, RoundRobin } from '../util/poll-budget.js';
+import {
+  type BudgetSettings,
+  budgetNotice,
+  CLI_BUDGET_SETTINGS,
+  pollAllowance,
+  pollBudget,
+  RequestWindow,
+  RoundRobin,
+} from '../util/poll-budget.js';
 import { checkUpstream, type UpstreamState } from './check-upstream.js';
 import { editedSnapshots } from './edited-snapshots.js';
 import { pollClient } from './poll-client.js';
@@ -39,6 +47,8 @@ export interface WatchOptions {
   debounceMs?: number;
   /** Poll the service; false only regenerates on file changes (the bundler plugin without `poll`). @default true */
   poll?: boolean;
+  /** What the budget notice calls the interval and rate-limit settings. @default the CLI's flags */
+  settings?: BudgetSettings;
 }
 
 interface WatchStats {
@@ -140,6 +150,8 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   };
 
   const polling = options.poll !== false;
+  /** The notice that the interval cannot be met is said once. */
+  let budgetSaid = false;
 
   const poll = async () => {
     if (!polling) return;
@@ -156,6 +168,12 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       const found = await checkUpstream(client, config, lockfile, upstream, allowance);
       stats.checks += found.checked.length;
       if (found.listed) stats.listings++;
+      const settings = options.settings ?? CLI_BUDGET_SETTINGS;
+      const notice = budgetSaid
+        ? undefined
+        : budgetNotice({ floating: found.floating, intervalSeconds: interval(), limitPerMinute: options.limitPerMinute, settings });
+      if (notice) log.info(notice);
+      budgetSaid ||= notice !== undefined;
       log.verbose?.(
         `Poll ${stats.polls}: ${found.listed ? 'listed, ' : ''}checked ${found.checked.length}, changed ${found.changed.length}.`,
       );

@@ -24,14 +24,18 @@ export async function exampleTexts(): Promise<Map<string, string>> {
   return texts;
 }
 
-/** A Vite/esbuild app in a temp folder: index.html, src/main.ts (`main`), and the example store. */
-export async function makeApp(main: string): Promise<string> {
+/**
+ * An app in a temp folder: index.html, `src/main.ts` (or `options.main`) holding `main`, and the
+ * example store generating `options.output` (default MODULE; a `.js` one for bundlers without a
+ * TypeScript loader).
+ */
+export async function makeApp(main: string, options: { output?: string; main?: string } = {}): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'promptlock-plugin-'));
   await cp(path.join(EXAMPLE, 'prompts'), path.join(dir, 'prompts'), { recursive: true });
   await cp(path.join(EXAMPLE, 'prompts.lock.json'), path.join(dir, 'prompts.lock.json'));
   await writeFile(
     path.join(dir, 'prompts.config.json'),
-    `${JSON.stringify({ prompts: ['@acme/*', '@acme/onboarding:v3', '@acme/code-review:draft', '@globex/welcome'], output: MODULE }, null, 2)}\n`,
+    `${JSON.stringify({ prompts: ['@acme/*', '@acme/onboarding:v3', '@acme/code-review:draft', '@globex/welcome'], output: options.output ?? MODULE }, null, 2)}\n`,
   );
   await writeFile(path.join(dir, 'package.json'), '{ "name": "plugin-test-app", "private": true, "type": "module" }\n');
   await writeFile(
@@ -39,6 +43,6 @@ export async function makeApp(main: string): Promise<string> {
     '<!doctype html>\n<div id="app"></div>\n<script type="module" src="/src/main.ts"></script>\n',
   );
   await mkdir(path.join(dir, 'src'), { recursive: true });
-  await writeFile(path.join(dir, 'src/main.ts'), main);
+  await writeFile(path.join(dir, options.main ?? 'src/main.ts'), main);
   return dir;
 }
