@@ -1,5 +1,5 @@
 /** The file holding a project's key (README.md, "Quickstart"): git must never see it. */
-export const ENV_LOCAL = '.env.local';
+const ENV_LOCAL = '.env.local';
 
 export interface GitignoreEdit {
   /** The new text, or undefined when nothing changes. */
@@ -23,7 +23,7 @@ function patternRegex(pattern: string): RegExp {
  * Whether `.gitignore` text ignores `.env.local` at the project root: its last matching pattern
  * wins, as in git (`.env*`, `*.local`, `/.env.local` count; `!.env.local` un-ignores).
  */
-export function ignoresEnvLocal(text: string): boolean {
+function ignoresEnvLocal(text: string): boolean {
   let ignored = false;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();

@@ -97,7 +97,13 @@ it('runs the Quickstart as written in a new npm app with tsc --init: tsc passes 
   const tarball = path.join(work, packed[0]!.filename);
   const app = path.join(work, 'app');
   await mkdir(app);
-  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_offline: 'true', npm_config_update_notifier: 'false', CI: 'true', NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    npm_config_offline: 'true',
+    npm_config_update_notifier: 'false',
+    CI: 'true',
+    NO_COLOR: '1',
+  };
   for (const name of ['PROMPTLOCK_API_KEY', 'BAYT_API_KEY', 'PROMPTLOCK_BASE_URL']) delete env[name];
   const sh = async (line: string) => {
     try {
