@@ -1,7 +1,11 @@
 /**
  * The README's "Bundler plugin" and "Programmatic API" examples type-check (strict) against this
  * repository's sources, `promptlock` mapped to src/index.ts and `promptlock/<bundler>` to
- * src/plugin/: an example can't drift from the API it documents.
+ * src/plugin/: an example can't drift from the API it documents. Every ```ts snippet of README.md
+ * and docs/*.md also type-checks under the tsconfig `tsc --init` writes (with
+ * exactOptionalPropertyTypes), where `./generated/prompts.js` is the example app's module: an
+ * illustration that is not code is marked by a `<!-- no-check -->` line before it, and a line
+ * saying `// compile error` must fail to compile.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -96,7 +96,7 @@ async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
 export function registerInit(program: Command, runtime: CliRuntime): void {
   program
     .command('init')
-    .description('write a starter prompts.config.ts and add the scripts a project needs to package.json')
+    .description('write a starter prompts.config.ts, add the scripts a project needs to package.json and .env.local to .gitignore')
     .option('--force', 'replace an existing prompts.config.ts (prompts.config.json with --format json) with the starter config')
     .addOption(
       new Option('--format <format>', 'ts, or json: a prompts.config.json that references promptlock/schema.json')
