@@ -14,43 +14,43 @@ import type { SyncEvent, SyncResult } from './sync/types.js';
 /** Which project: where its config is, and the environment it runs in. */
 export interface ProjectOptions {
   /** Where the config search starts (up to the nearest package.json), and what `config` is relative to. @default process.cwd() */
-  cwd?: string;
+  cwd?: string | undefined;
   /** An explicit config file (like `--config`); no search happens then. */
-  config?: string;
+  config?: string | undefined;
   /** Source of PROMPTLOCK_API_KEY / BAYT_API_KEY and PROMPTLOCK_BASE_URL. @default process.env */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 export interface SyncOptions extends ProjectOptions {
   /** Only these prompts (names from the config, with or without selector); the module still holds every locked prompt. */
-  names?: readonly string[];
+  names?: readonly string[] | undefined;
   /** Install exactly what the lockfile says, like `npm ci` (`sync --frozen`). */
-  frozen?: boolean;
+  frozen?: boolean | undefined;
   /** Name every prompt's export afresh instead of keeping the names in the lockfile (`sync --rename-exports`). */
-  renameExports?: boolean;
+  renameExports?: boolean | undefined;
   /** Fetch every prompt, even those the list proves unchanged (`sync --refetch`). */
-  refetch?: boolean;
+  refetch?: boolean | undefined;
   /** Download file context items next to the snapshots. Default: the config's `contextFiles`. */
-  withFiles?: boolean;
+  withFiles?: boolean | undefined;
   /** Progress: the phases (list, fetch, write) and each prompt done. */
-  onEvent?: (event: SyncEvent) => void;
+  onEvent?: ((event: SyncEvent) => void) | undefined;
 }
 
 export interface GenerateOptions extends ProjectOptions {
   /** Rebuild even when the module's recorded inputs match the lockfile. */
-  force?: boolean;
+  force?: boolean | undefined;
 }
 
 export interface CheckOptions extends ProjectOptions {
   /** Also compare the lockfile with the service (needs the API key). */
-  remote?: boolean;
+  remote?: boolean | undefined;
   /** Type-check the module with the TypeScript compiler. @default true */
-  typecheck?: boolean;
+  typecheck?: boolean | undefined;
 }
 
 export interface DiffOptions extends ProjectOptions {
   /** Only these prompts. */
-  names?: readonly string[];
+  names?: readonly string[] | undefined;
 }
 
 export interface DiffResult {
@@ -66,17 +66,17 @@ export type { GenerateResult, PromptDiff, SyncEvent, SyncResult };
 
 export interface SyncWorkspaceOptions {
   /** Where the search for the workspace root starts (upward): a package.json with "workspaces", or a pnpm-workspace.yaml. @default process.cwd() */
-  cwd?: string;
+  cwd?: string | undefined;
   /** Source of the API key and PROMPTLOCK_BASE_URL (each app's .env files apply too). @default process.env */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
   /** Every app installs exactly what its lockfile says (`sync --recursive --frozen`). */
-  frozen?: boolean;
+  frozen?: boolean | undefined;
   /** Name every prompt's export afresh instead of keeping the names in the lockfile (`sync --rename-exports`). */
-  renameExports?: boolean;
+  renameExports?: boolean | undefined;
   /** Fetch every prompt, even those the list proves unchanged (`sync --refetch`). */
-  refetch?: boolean;
+  refetch?: boolean | undefined;
   /** Download file context items next to the snapshots. Default: each app's `contextFiles`. */
-  withFiles?: boolean;
+  withFiles?: boolean | undefined;
 }
 
 /** One app of `syncWorkspace`: its result, or why it failed (the other apps still ran). */

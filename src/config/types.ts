@@ -7,63 +7,63 @@ export interface UserConfig {
    * Plain `http://` is allowed only for loopback addresses.
    * @default 'https://api.baytos.ai'
    */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * Which prompts to lock: exact names (`@acme/onboarding`), names with a selector
    * (`@acme/onboarding:v3`, `:latest`, `:draft`) and workspace globs (`@acme/*`, `@acme/*:draft`).
    * @default every prompt the service lists, at latest
    */
-  prompts?: string[];
+  prompts?: string[] | undefined;
   /** Workspace of list items the service names by a bare slug. Only needed when it does. */
-  workspace?: string;
+  workspace?: string | undefined;
   /**
    * Folder of JSON snapshots (committed), relative to the config file.
    * @default 'prompts'
    */
-  snapshots?: string;
+  snapshots?: string | undefined;
   /**
    * The lockfile (committed), relative to the config file.
    * @default 'prompts.lock.json'
    */
-  lockfile?: string;
+  lockfile?: string | undefined;
   /**
    * The generated module, relative to the config file: a TypeScript file (`.ts`, `.mts`, `.cts`),
    * or for JavaScript projects a `.js`/`.mjs` file, written with its types beside it (`.d.ts`/`.d.mts`).
    * @default 'src/generated/prompts.ts'
    */
-  output?: string;
+  output?: string | undefined;
   /**
    * Fields left out of every generated prompt object (and of its type), e.g. for a module bundled
    * into a browser app. Prompt texts that reach a browser are public: omit what must stay private.
    * @default []
    */
-  omit?: Array<'systemPrompt' | 'critiquePrompt' | 'context' | 'metadata'>;
+  omit?: Array<'systemPrompt' | 'critiquePrompt' | 'context' | 'metadata'> | undefined;
   /**
    * Requests in flight at once.
    * @default 16
    */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /**
    * Seconds between polls of the service in watch mode.
    * @default 30
    */
-  watchInterval?: number;
+  watchInterval?: number | undefined;
   /**
    * Download each file context item next to its snapshot (URL items are only recorded).
    * @default false
    */
-  contextFiles?: boolean;
+  contextFiles?: boolean | undefined;
   /**
    * Timeout of one request, in milliseconds.
    * @default 30000
    */
-  timeout?: number;
+  timeout?: number | undefined;
   /**
    * Hard limits on what is accepted from the service and the store; a service cannot raise them.
    * Each is a positive integer; see docs/security.md.
    * @default { promptBytes: 1000000, placeholders: 2000, jsonDepth: 64, listPages: 1000, listItems: 100000, responseBytes: 16777216, contextFileBytes: 104857600 }
    */
-  limits?: Partial<Limits>;
+  limits?: { [name in keyof Limits]?: Limits[name] | undefined } | undefined;
 }
 
 /** The config after defaults, environment overrides and path resolution. Paths are absolute. */

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { readIfExists } from '../util/read-if-exists.js';
 import { existingConfigFiles, STARTER_CONFIG_NAME, STARTER_JSON_CONFIG_NAME } from './config-files.js';
+import { addEnvLocal, type GitignoreEdit } from './gitignore.js';
 import { addPackageScripts, PROMPTLOCK_SCRIPTS, type ScriptChange } from './package-scripts.js';
 import { readStarterConfig, STARTER_JSON_CONFIG } from './starter-config.js';
 
@@ -25,15 +26,22 @@ export interface InitResult {
   packageJson: { path: string; changed: boolean; scripts: ScriptChange[] } | undefined;
   /** Set when package.json was not touched: the scripts the user should add by hand. */
   scriptsToAdd: Readonly<Record<string, string>> | undefined;
+  /** What became of `.env.local` in the project's .gitignore. */
+  gitignore: { path: string; action: GitignoreEdit['action'] };
+  /**
+   * True when package.json does not say `"type": "module"` (as `npm init -y` writes it): the
+   * generated module is an ES module, which TypeScript's `nodenext` compiles only in one.
+   */
+  commonJs: boolean;
 }
 
-/** A `"promptlock"` key in package.json is a config too (README.md, "Configuration"). */
-function hasPackageConfig(packageText: string | undefined): boolean {
+/** package.json as an object, or undefined when it is missing or not a JSON object. */
+function parsePackage(packageText: string | undefined): Record<string, unknown> | undefined {
   try {
     const parsed: unknown = packageText === undefined ? undefined : JSON.parse(packageText);
-    return typeof parsed === 'object' && parsed !== null && 'promptlock' in parsed;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -59,12 +67,16 @@ export async function initProject(options: InitOptions): Promise<InitResult> {
   const packagePath = join(dir, 'package.json');
   const packageText = await readIfExists(packagePath);
   const existing = await existingConfigFiles(dir);
-  if (hasPackageConfig(packageText)) existing.push(`${packagePath} ("promptlock" key)`);
+  const pkg = parsePackage(packageText);
+  // A `"promptlock"` key in package.json is a config too (README.md, "Configuration").
+  if (pkg !== undefined && 'promptlock' in pkg) existing.push(`${packagePath} ("promptlock" key)`);
   const json = options.format === 'json';
   const starter = json ? STARTER_JSON_CONFIG_NAME : STARTER_CONFIG_NAME;
   refuseExisting(dir, existing, options.force, starter);
 
   const scriptsEdit = options.packageJson && packageText !== undefined ? addPackageScripts(packageText, packagePath) : undefined;
+  const gitignorePath = join(dir, '.gitignore');
+  const gitignore = addEnvLocal(await readIfExists(gitignorePath));
   const configPath = join(dir, starter);
   try {
     // 'wx' makes the no-overwrite promise hold even against a file created since the check.
@@ -74,11 +86,14 @@ export async function initProject(options: InitOptions): Promise<InitResult> {
     throw error;
   }
   if (scriptsEdit?.changed) await writeFile(packagePath, scriptsEdit.text);
+  if (gitignore.text !== undefined) await writeFile(gitignorePath, gitignore.text);
 
   return {
     configPath,
     overwritten: existing.length > 0,
     packageJson: scriptsEdit && { path: packagePath, changed: scriptsEdit.changed, scripts: scriptsEdit.scripts },
     scriptsToAdd: scriptsEdit ? undefined : PROMPTLOCK_SCRIPTS,
+    gitignore: { path: gitignorePath, action: gitignore.action },
+    commonJs: pkg !== undefined && pkg.type !== 'module',
   };
 }

@@ -27,29 +27,29 @@ type AnyPrompt = (...args: any[]) => unknown;
 
 export interface LivePromptsOptions {
   /** Address of the service; `PROMPTLOCK_BASE_URL` overrides it. @default 'https://api.baytos.ai' */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Seconds a fetched version is fresh; after that the next call refreshes it in the background. @default 60 */
-  ttl?: number;
+  ttl?: number | undefined;
   /** Longest wait of a prompt's first call for the service before answering from the snapshot. @default 1000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Deadline of one background request to the service, in milliseconds. @default 10000 */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Where fetched prompts are kept: memory in this process by default, or `redisStore({ url })`. */
-  store?: LiveStore;
+  store?: LiveStore | undefined;
   /** `update`, `fallback`, `incompatible` and `store-error` events. Never given the key. */
-  onEvent?: (event: LiveEvent) => void;
+  onEvent?: ((event: LiveEvent) => void) | undefined;
   /**
    * The lockfile the generated module was built from (a path, or its parsed JSON): it says which
    * selector each prompt was locked at and its variables' types. @default the nearest
    * `prompts.lock.json` from the working directory up
    */
-  lockfile?: string | object;
+  lockfile?: string | object | undefined;
   /** Follow prompts locked at `:draft` too. @default false */
-  drafts?: boolean;
+  drafts?: boolean | undefined;
   /** The service's per-minute limit for this key. @default 1000 */
-  rateLimit?: number;
+  rateLimit?: number | undefined;
   /** Share of `rateLimit` that refreshes of this process may use, over a sliding minute. @default 0.2 */
-  budgetShare?: number;
+  budgetShare?: number | undefined;
 }
 
 /** Where the version a prompt serves comes from. */

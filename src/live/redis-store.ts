@@ -15,13 +15,13 @@ export interface RedisStoreOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
   url: string;
   /** Prefix of every key. @default 'promptlock:live:' */
-  prefix?: string;
+  prefix?: string | undefined;
   /** Longest wait for a connection, first connect included. @default 500 */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: number | undefined;
   /** Longest wait for one command. @default 250 */
-  commandTimeoutMs?: number;
+  commandTimeoutMs?: number | undefined;
   /** How long a fetched prompt stays in Redis (the fleet's last good version). @default 86400 */
-  keepSeconds?: number;
+  keepSeconds?: number | undefined;
 }
 
 /** The part of an ioredis client this store uses. */

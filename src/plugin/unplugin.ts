@@ -17,18 +17,18 @@ import type { WatchHandle, WatchLog } from '../watch/watch.js';
 
 export interface PromptlockPluginOptions {
   /** A config file, relative to the bundler's root (like `--config`). Default: searched from the root like the CLI does. */
-  config?: string;
+  config?: string | undefined;
   /**
    * In dev only (Vite's dev server, webpack or Rspack watch): poll the service for floating
    * selectors and sync what changed, like `promptlock watch`, within the same request budget.
    * Needs PROMPTLOCK_API_KEY. Ignored, with a note, in a production build.
    * @default false
    */
-  poll?: boolean;
+  poll?: boolean | undefined;
   /** Seconds between polls. Default: the config's `watchInterval`. */
-  interval?: number;
+  interval?: number | undefined;
   /** The service's per-minute request limit; polling spends at most 20% of it. @default 1000 */
-  rateLimit?: number;
+  rateLimit?: number | undefined;
 }
 
 /** Retries of one request while polling: the next poll is the retry (as in `promptlock watch`). */

@@ -3,7 +3,7 @@
  * short-lived signed URL, and the file is fetched from that URL without the API key. Files are
  * only ever found by id in the catalog, never by a path taken from the request.
  */
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import { ApiError, echo } from './api-error.js';
 import type { Catalog } from './catalog.js';
 import { callerWorkspace, type Reply, type RouteContext } from './route-context.js';
@@ -75,11 +75,10 @@ export async function handleFile(ctx: RouteContext): Promise<Reply> {
   }
   const file = ctx.catalog.files.get(contextId);
   if (!file) throw new ApiError(404, 'not_found', 'Context file not found: it was removed from the served folder.');
-  let bytes: Buffer;
-  try {
-    bytes = await fs.readFile(file.path);
-  } catch {
-    throw new ApiError(404, 'not_found', 'Context file not found: it was removed from the served folder.');
+  const bytes = await readServedFile(file.path);
+  if (bytes === undefined) throw new ApiError(404, 'not_found', 'Context file not found: it was removed from the served folder.');
+  if (bytes === 'link') {
+    throw new ApiError(403, 'forbidden', 'Context file refused: a symbolic link replaced it in the served folder since it was loaded.');
   }
   return {
     status: 200,
@@ -87,4 +86,32 @@ export async function handleFile(ctx: RouteContext): Promise<Reply> {
     contentType: file.mimeType,
     headers: { 'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.fileName)}` },
   };
+}
+
+/**
+ * The bytes of a context file at the real path checked when the folder was loaded, read only when
+ * no link has taken its place since (docs/security.md, "Local service"): the file itself is opened
+ * without following a link, no folder on its way is a link (its real path is unchanged), and the
+ * file opened is the one at that path (same inode), so a folder swapped for a link and back
+ * between the checks is caught too. `undefined`: the file is gone.
+ */
+async function readServedFile(file: string): Promise<Buffer | 'link' | undefined> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'link' : undefined;
+  }
+  try {
+    const [opened, real] = await Promise.all([handle.stat(), fs.realpath(file)]);
+    if (real !== file) return 'link';
+    if (!opened.isFile()) return undefined;
+    const atPath = await fs.stat(real);
+    if (atPath.ino !== opened.ino || atPath.dev !== opened.dev) return 'link';
+    return await handle.readFile();
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
 }

@@ -1,7 +1,9 @@
 /**
  * One request through the service, in the order a hosted API applies its checks: injected fault,
  * rate limit (every request counts, by key or else by address), route, method, key, body size,
- * then the route itself. Every response carries the `X-RateLimit-*` headers.
+ * then the route itself. The body is read only once the key is checked, so callers without a
+ * valid key cannot make the service hold their uploads in memory. Every response carries the
+ * `X-RateLimit-*` headers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -40,6 +42,11 @@ function rateHeaders(decision: RateDecision): Record<string, string> {
     'X-RateLimit-Remaining': String(decision.remaining),
     'X-RateLimit-Reset': String(Math.ceil(decision.resetAt / 1000)),
   };
+}
+
+/** The request announces a body (a length above 0, or chunks). */
+function hasBody(req: IncomingMessage): boolean {
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
 }
 
 function unauthorized(kind: 'missing' | 'invalid'): ApiError {
@@ -96,7 +103,6 @@ export function createRequestHandler(state: ServerState): (req: IncomingMessage,
     };
 
     void (async () => {
-      const body = await readBody(req, options.maxBodyBytes);
       const fault = state.faults && isApiPath(pathname) ? state.faults.next() : undefined;
       if (fault === 'reset') {
         req.socket.destroy();
@@ -112,6 +118,7 @@ export function createRequestHandler(state: ServerState): (req: IncomingMessage,
       const decision = route?.name === 'file' ? state.limiter.peek(bucket, tier) : state.limiter.take(bucket, tier);
       const headers = rateHeaders(decision);
       let reply: Reply;
+      let bodyRead = false;
       try {
         if (fault === '503') throw new ApiError(503, 'internal_error', 'Service temporarily unavailable (injected fault); retry shortly.');
         if (!decision.allowed) {
@@ -139,6 +146,9 @@ export function createRequestHandler(state: ServerState): (req: IncomingMessage,
             );
           }
           if (route.needsKey && caller.kind !== 'valid') throw unauthorized(caller.kind);
+          // Only now, past the key: an unauthenticated caller never gets a body buffered.
+          const body = await readBody(req, options.maxBodyBytes);
+          bodyRead = true;
           if (body.tooLarge) {
             throw new ApiError(413, 'payload_too_large', `Request body is larger than ${options.maxBodyBytes} bytes.`, {
               maxBytes: options.maxBodyBytes,
@@ -169,6 +179,8 @@ export function createRequestHandler(state: ServerState): (req: IncomingMessage,
         reply = { status: apiError.status, json: errorBody(apiError, options.errors) };
       }
       if (res.destroyed) return;
+      // A body left unread is not waited for: the answer closes the connection (Node drops the rest).
+      if (!bodyRead && hasBody(req)) headers.Connection = 'close';
       send(res, reply, headers, state, fault === 'truncate');
       finish(fault === 'truncate' ? 'truncate' : String(reply.status));
     })().catch(() => {

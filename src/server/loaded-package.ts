@@ -5,7 +5,7 @@ import type { Prompt } from '../types.js';
 export interface ServedFile {
   contextId: string;
   workspace: string;
-  /** Absolute path, checked at load time to lie inside the served folder. */
+  /** Real absolute path, checked at load time to lie inside the served folder (and again at each download). */
   path: string;
   fileName: string;
   mimeType: string;

@@ -53,6 +53,8 @@ export async function readSnapshotPackage(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
+  // The real path: a download checks at request time that it is still the path of the file.
+  const realFilesDir = names.size > 0 ? await fs.realpath(filesDir) : filesDir;
   const files: ServedFile[] = [];
   for (const item of prompt.context ?? []) {
     if (item.type !== 'file' || typeof item.id !== 'string') continue;
@@ -63,7 +65,7 @@ export async function readSnapshotPackage(
     files.push({
       contextId: item.id,
       workspace,
-      path: path.join(filesDir, name),
+      path: path.join(realFilesDir, name),
       fileName,
       mimeType: item.mimeType ?? guessMimeType(fileName),
     });

@@ -16,34 +16,36 @@ export interface ServerOptions {
   /** A hand-authored workspace folder or a promptlock snapshots folder (both forms are read). */
   dir: string;
   /** @default '127.0.0.1' */
-  host?: string;
+  host?: string | undefined;
   /** `0` picks a free port. @default 0 */
-  port?: number;
+  port?: number | undefined;
   /** A key without `workspace` reads every workspace. @default [{ key: LOCAL_TEST_KEY }] */
-  keys?: Array<{ key: string; workspace?: string }>;
+  keys?: Array<{ key: string; workspace?: string | undefined }> | undefined;
   /** @default 'bare' */
-  envelope?: 'bare' | 'wrapped';
+  envelope?: 'bare' | 'wrapped' | undefined;
   /** @default 'nested' */
-  errors?: 'flat' | 'nested';
+  errors?: 'flat' | 'nested' | undefined;
   /** How list items name a package: `@ws/pkg`, `@ws/pkg:v3` (its latest version) or `pkg`. @default 'full' */
-  listNames?: 'full' | 'versioned' | 'bare';
+  listNames?: 'full' | 'versioned' | 'bare' | undefined;
   /** @default the service's (docs/service-interface.md): 1,000/min and 10,000/h with a key, 100/min and 1,000/h without */
-  rateLimits?: {
-    authenticated?: { perMinute?: number; perHour?: number };
-    unauthenticated?: { perMinute?: number; perHour?: number };
-    minuteMs?: number;
-    hourMs?: number;
-  };
+  rateLimits?:
+    | {
+        authenticated?: { perMinute?: number | undefined; perHour?: number | undefined } | undefined;
+        unauthenticated?: { perMinute?: number | undefined; perHour?: number | undefined } | undefined;
+        minuteMs?: number | undefined;
+        hourMs?: number | undefined;
+      }
+    | undefined;
   /** Larger request bodies get 413. @default 1 MiB */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /** Delay added before every response, for benchmarks. @default 0 */
-  latencyMs?: number;
+  latencyMs?: number | undefined;
   /** That fraction of /v1 and /api requests fail; deterministic when `seed` is given. */
-  faults?: { rate: number; seed?: number; kinds?: FaultKind[] };
+  faults?: { rate: number; seed?: number | undefined; kinds?: FaultKind[] | undefined } | undefined;
   /** Lifetime of signed context-file URLs. @default 300 */
-  urlTtlSeconds?: number;
+  urlTtlSeconds?: number | undefined;
   /** Receives one access-log line per request (never the key). */
-  log?: (line: string) => void;
+  log?: ((line: string) => void) | undefined;
 }
 
 export interface ServerStats {

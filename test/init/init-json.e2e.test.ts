@@ -29,7 +29,9 @@ describe('promptlock init --format json', () => {
     const run = await runBuiltCli(['init', '--format', 'json'], { cwd: dir });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('Wrote prompts.config.json');
-    expect(run.stderr).toContain('Name the prompts to lock in prompts.config.json');
+    expect(run.stderr).toContain(
+      'Name the prompts to lock in prompts.config.json (its empty "prompts": [] locks every prompt the service lists)',
+    );
     const written = JSON.parse(await readFile(path.join(dir, 'prompts.config.json'), 'utf8')) as Record<string, unknown>;
     expect(written).toEqual({ $schema: './node_modules/promptlock/schema.json', prompts: [] });
     const config = await loadConfig({ cwd: dir, env: {} });

@@ -43,7 +43,28 @@ describe('initProject', () => {
         ],
       },
       scriptsToAdd: undefined,
+      gitignore: { path: join(dir, '.gitignore'), action: 'created' },
+      commonJs: true,
     });
+    expect(await read('.gitignore')).toBe('# Local environment: holds PROMPTLOCK_API_KEY\n.env.local\n');
+  });
+
+  it.each([
+    ['appends .env.local, keeping CRLF line endings', 'node_modules\r\ndist', 'node_modules\r\ndist\r\n.env.local\r\n', 'added'],
+    ['appends after a final newline', 'node_modules/\n', 'node_modules/\n.env.local\n', 'added'],
+    ['leaves a file that lists it alone', 'dist\n.env.local\n', 'dist\n.env.local\n', 'present'],
+    ['leaves a file whose pattern covers it alone', '/.env*\n', '/.env*\n', 'present'],
+    ['counts *.local', '*.local\n', '*.local\n', 'present'],
+    ['adds it again after a negation', '.env*\n!.env.local\n', '.env*\n!.env.local\n.env.local\n', 'added'],
+    ['ignores a deeper path', 'config/.env.local\n', 'config/.env.local\n.env.local\n', 'added'],
+  ])('.gitignore: %s', async (_title, before, after, action) => {
+    await writeFile(join(dir, '.gitignore'), before);
+    const result = await initProject({ dir, packageJson: false, force: false });
+    expect(result.gitignore.action).toBe(action);
+    expect(await read('.gitignore')).toBe(after);
+    // A second init (forced) never duplicates the line.
+    await initProject({ dir, packageJson: false, force: true });
+    expect(await read('.gitignore')).toBe(after);
   });
 
   it.each([
@@ -98,11 +119,19 @@ describe('promptlock init (in process)', () => {
     const first = captureIO(dir);
     expect(await runCli(['init'], first)).toBe(0);
     expect(first.err()).toContain('Wrote prompts.config.ts');
-    expect(first.err()).toContain(`Chained promptlock into the existing script "prepare": "husky && (${PREPARE_SCRIPT})"`);
-    expect(first.err()).toContain('Added script "prompts:sync": "promptlock sync" to package.json');
-    expect(first.err()).toContain('PROMPTLOCK_API_KEY');
+    // The prepare command is said in words: its quoted `node -e` line is unreadable in a sentence.
+    expect(first.err()).toContain(
+      'Chained promptlock into your "prepare" script in package.json: it runs promptlock generate on every install; skipped by a production install, which has no promptlock',
+    );
+    expect(first.err()).not.toContain('require.resolve');
+    expect(first.err()).toContain('Added script "prompts:sync" to package.json: promptlock sync');
+    expect(first.err()).toContain('Wrote .gitignore ignoring .env.local');
+    expect(first.err()).toContain('PROMPTLOCK_API_KEY=… in .env.local (git ignores it)');
+    expect(first.err()).toContain('run npx promptlock serve --dir <folder of prompts> and put the two lines it prints in .env.local');
+    // The package has no "type": "module": the first step says how to compile the ES module.
+    expect(first.err()).toContain('1. Make the app an ES module package: npm pkg set type=module.');
     expect(first.err()).toContain('npx promptlock sync');
-    expect(first.err()).toContain('prompts.lock.json and the prompts/ folder');
+    expect(first.err()).toContain('prompts.lock.json, the prompts/ folder and the generated module');
 
     const second = captureIO(dir);
     expect(await runCli(['init'], second)).toBe(2);
@@ -114,7 +143,7 @@ describe('promptlock init (in process)', () => {
     const io = captureIO(dir);
     expect(await runCli(['init', '--no-package-json'], io)).toBe(0);
     expect(io.err()).toContain(
-      `Add these scripts to your package.json:\n  "scripts": {\n    "prepare": ${JSON.stringify(PREPARE_SCRIPT)},\n    "prompts:sync": "promptlock sync"\n  }`,
+      `Add these scripts to your package.json:\n  "scripts": {\n    "prepare": ${JSON.stringify(PREPARE_SCRIPT)},\n    "prompts:sync": "promptlock sync"\n  }\n  ("prepare" runs promptlock generate on every install`,
     );
     expect(await read('package.json')).toBe(PACKAGE);
   });
@@ -127,6 +156,8 @@ describe('promptlock init (in process)', () => {
       config: join(dir, 'prompts.config.ts'),
       overwritten: false,
       packageJson: null,
+      gitignore: { path: join(dir, '.gitignore'), action: 'created' },
+      commonJs: false,
       scriptsToAdd: { prepare: PREPARE_SCRIPT, 'prompts:sync': 'promptlock sync' },
     });
   });

@@ -13,12 +13,30 @@ interface InitFlags {
   format: 'ts' | 'json';
 }
 
-const nextSteps = (config: string) => [
-  'Set your API key outside the config: PROMPTLOCK_API_KEY=… in .env.local (keep it out of git) or the environment',
-  `Name the prompts to lock in ${config}, or run: npx promptlock add @<workspace>/<prompt>`,
-  'Run: npx promptlock sync',
-  `Commit ${config}, prompts.lock.json and the prompts/ folder.`,
-];
+/** What to do after init, in order. */
+function nextSteps(config: string, result: InitResult): string[] {
+  const steps: string[] = [];
+  if (result.commonJs) {
+    steps.push(
+      'Make the app an ES module package: npm pkg set type=module. The generated module is an ES module, and TypeScript (module nodenext, as tsc --init writes it) compiles ES imports only there; import it with its extension: ./generated/prompts.js',
+    );
+  }
+  steps.push(
+    'Give promptlock a service: PROMPTLOCK_API_KEY=… in .env.local (git ignores it) or the environment, from the service dashboard; or, offline and without an account, run npx promptlock serve --dir <folder of prompts> and put the two lines it prints in .env.local',
+    config.endsWith('.json')
+      ? `Name the prompts to lock in ${config} (its empty "prompts": [] locks every prompt the service lists), or run: npx promptlock add @<workspace>/<prompt>`
+      : `Name the prompts to lock in ${config}, or run: npx promptlock add @<workspace>/<prompt>`,
+    'Run: npx promptlock sync',
+    `Commit ${config}, prompts.lock.json, the prompts/ folder and the generated module.`,
+  );
+  return steps;
+}
+
+/** What each script does, in words: the `prepare` command is too long to read in a line. */
+const SCRIPT_PURPOSE: Readonly<Record<string, string>> = {
+  prepare: 'runs promptlock generate on every install; skipped by a production install, which has no promptlock',
+  'prompts:sync': 'promptlock sync',
+};
 
 function printScripts(ctx: CommandContext, result: InitResult): void {
   const { logger } = ctx;
@@ -30,18 +48,20 @@ function printScripts(ctx: CommandContext, result: InitResult): void {
       logger.info(`    ${JSON.stringify(name)}: ${JSON.stringify(value)}${index < entries.length - 1 ? ',' : ''}`);
     });
     logger.info('  }');
-    logger.info(`  (if you already have a prepare script, append " && (${result.scriptsToAdd.prepare})" to it)`);
+    logger.info(`  ("prepare" ${SCRIPT_PURPOSE.prepare}; if you already have one, append " && (…)" with this command to it)`);
     return;
   }
   const where = relative(ctx.io.cwd, result.packageJson!.path) || 'package.json';
   for (const script of result.packageJson!.scripts) {
-    const shown = `"${script.name}": "${script.value}"`;
-    if (script.action === 'added') logger.success(`Added script ${shown} to ${where}`);
-    else if (script.action === 'chained') logger.success(`Chained promptlock into the existing script ${shown}`);
+    const purpose = SCRIPT_PURPOSE[script.name] ?? script.value;
+    if (script.action === 'added') logger.success(`Added script "${script.name}" to ${where}: ${purpose}`);
+    else if (script.action === 'chained') logger.success(`Chained promptlock into your "${script.name}" script in ${where}: it ${purpose}`);
     else if (script.action === 'present') logger.info(`Script "${script.name}" in ${where} already runs promptlock`);
-    else logger.warn(`Kept your script ${shown} in ${where}; run promptlock sync to sync prompts`);
+    else logger.warn(`Kept your script "${script.name}": ${JSON.stringify(script.value)} in ${where}; run promptlock sync to sync prompts`);
   }
 }
+
+const GITIGNORE_DONE = { created: 'Wrote .gitignore ignoring .env.local', added: 'Added .env.local to .gitignore', present: undefined };
 
 async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
   if (ctx.globals.config !== undefined) {
@@ -63,13 +83,15 @@ async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
   }
   const { initProject } = await import('../../init/index.js');
   const result = await initProject({ dir: ctx.io.cwd, packageJson: flags.packageJson, force: Boolean(flags.force), format: flags.format });
-  const steps = nextSteps(basename(result.configPath));
+  const steps = nextSteps(basename(result.configPath), result);
   if (ctx.globals.json) {
     ctx.logger.json({
       config: result.configPath,
       overwritten: result.overwritten,
       packageJson: result.packageJson ?? null,
       scriptsToAdd: result.scriptsToAdd ?? null,
+      gitignore: result.gitignore,
+      commonJs: result.commonJs,
       nextSteps: steps,
       ...(ci && flags.ci ? { ci: ciSummary(ctx, ci, flags.ci) } : {}),
     });
@@ -78,6 +100,8 @@ async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
   const { logger } = ctx;
   logger.success(`${result.overwritten ? 'Replaced' : 'Wrote'} ${relative(ctx.io.cwd, result.configPath)}`);
   printScripts(ctx, result);
+  const ignored = GITIGNORE_DONE[result.gitignore.action];
+  if (ignored) logger.success(ignored);
   logger.info('');
   logger.info('Next steps:');
   for (const [index, step] of steps.entries()) logger.info(`  ${index + 1}. ${step}`);
@@ -106,7 +130,7 @@ function printCi(ctx: CommandContext, ci: CiWorkflowResult, provider: string): n
 export function registerInit(program: Command, runtime: CliRuntime): void {
   program
     .command('init')
-    .description('write a starter prompts.config.ts and add the scripts a project needs to package.json')
+    .description('write a starter prompts.config.ts, add the scripts a project needs to package.json and .env.local to .gitignore')
     .option('--force', 'replace an existing prompts.config.ts (prompts.config.json with --format json) with the starter config')
     .addOption(
       new Option('--format <format>', 'ts, or json: a prompts.config.json that references promptlock/schema.json')
