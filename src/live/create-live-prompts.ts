@@ -13,6 +13,7 @@ import { describeIssue } from '../api/describe-issue.js';
 import { promptSchema } from '../api/schemas.js';
 import { baseUrlProblem, DEFAULT_BASE_URL } from '../config/base-url.js';
 import { ConfigError, PromptlockError } from '../errors.js';
+import { recordedName } from '../package-name.js';
 import { describeProblem, promptProblem } from '../prompt-grammar.js';
 import { apiKeyFromEnv, maskKey } from '../secrets.js';
 import { decodeLockfile, type LockEntry, type Lockfile } from '../store/lockfile-format.js';
@@ -222,8 +223,10 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
       return false;
     }
     const prompt = parsed.data;
-    if (prompt.packageName !== state.name && !prompt.packageName.startsWith(`${state.name}:`)) {
-      fallback(state, `the ${source === 'cache' ? 'store' : 'service'} answered ${JSON.stringify(prompt.packageName)}, not ${state.name}`);
+    // Named as sync records it (src/package-name.ts): the name asked for, with the answer's version.
+    const named = recordedName(state.name, prompt);
+    if (!named.ok) {
+      fallback(state, `the ${source === 'cache' ? 'store' : 'service'} answer is refused: ${named.problem}`);
       return false;
     }
     const fingerprint = JSON.stringify([prompt.version, prompt.content, prompt.systemPrompt ?? null, prompt.critiquePrompt ?? null]);
@@ -248,6 +251,7 @@ export function createLivePrompts<P extends Record<string, AnyPrompt>>(prompts: 
       fingerprint,
       base: {
         ...prompt,
+        packageName: named.name,
         tags: prompt.tags ?? [],
         workspaceSlug: prompt.workspaceSlug ?? state.name.slice(1, state.name.indexOf('/')),
         context: prompt.context ?? [],
