@@ -17,7 +17,7 @@ import type { LiveStore, StoredPrompt } from './store.js';
 import type { LiveEvent } from './types.js';
 
 /** The longest hold a `Retry-After`, `X-RateLimit-Reset` or refresher key may impose: the CLI's cap. */
-export const MAX_HOLD_MS = CLIENT_DEFAULTS.maxRetryAfterMs;
+const MAX_HOLD_MS = CLIENT_DEFAULTS.maxRetryAfterMs;
 /** How far another instance's clock may be ahead of ours. */
 const CLOCK_SKEW_MS = 5_000;
 

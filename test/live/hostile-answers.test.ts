@@ -136,3 +136,15 @@ it('refuses a draft (v0) for a prompt locked at latest, and reports a step back 
   expect((await stepped.prompts['@acme/a']!({ name: 'Ada' })).content).toBe('Back Ada');
   expect(stepped.prompts.status()[0]!.reason).toContain('(a step back from v3)');
 });
+
+it('ends a service message with one stop before "; serving", never "one.; serving"', async () => {
+  answer = () => ({ status: 401, body: { error: { code: 'unauthorized', message: 'Invalid API key.' } } });
+  const { prompts, events } = live();
+  await prompts['@acme/a']!({ name: 'Ada' });
+  expect(prompts.status()[0]!.reason).toBe(
+    `the service at ${url} answered 401 unauthorized: Invalid API key; serving v1 (committed snapshot)`,
+  );
+  expect(events.find((e) => e.type === 'fallback')).toMatchObject({
+    reason: `the service at ${url} answered 401 unauthorized: Invalid API key`,
+  });
+});
