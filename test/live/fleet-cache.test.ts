@@ -20,6 +20,7 @@ let staging: RunningServer;
 let module: GeneratedModule;
 let redisUrl: string;
 let redis: Redis;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const patient = { connectTimeoutMs: 5_000, commandTimeoutMs: 2_000 };
 
 async function serve(root: string, folder: string, content: string): Promise<RunningServer> {
@@ -135,4 +136,36 @@ it('asks a value its size before reading it: one over maxValueBytes is never rea
     reason: `its value is ${2 * 1024 * 1024} bytes, over the bound of ${64 * 1024} (maxValueBytes)`,
   });
   expect(events.filter((e) => e.type === 'store-error')).toEqual([]);
+});
+
+it('does not serve a stale entry forever behind a refresher key that never expires', async () => {
+  await redis.flushall();
+  const store = redisStore({ url: redisUrl, prefix: 'stuck:', ...patient });
+  const cache = new FleetCache(store, production.url, LOCAL_TEST_KEY);
+  const key = cache.key('@acme/a', 'latest');
+  const cached = { ...module.prompts['@acme/a']!({ x: '{{x}}' }), content: 'cached {{x}}' };
+  await cache.set(key, Date.now(), cached);
+  // Someone with Redis access holds the refresher key with no expiry.
+  await redis.set(`stuck:${key}:refresher`, 'forged');
+  production.resetStats();
+  const { prompts } = live(production.url, 'stuck:', store);
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    expect((await prompts['@acme/a']!({ x: '1' })).content).toBe('cached 1');
+    // Far past any hold: the stale entry is dropped, and the held key is honoured only so long.
+    // A minute on: stale but recent, and another instance holds the refresh: still the entry.
+    vi.setSystemTime(Date.now() + 61_000);
+    await prompts['@acme/a']!({ x: '1' });
+    await sleep(200);
+    expect((await prompts['@acme/a']!({ x: '1' })).content).toBe('cached 1');
+    expect(production.stats.byRoute.get ?? 0).toBe(0);
+    // Five more: past the longest hold, the entry is dropped and the held key no longer honoured.
+    vi.setSystemTime(Date.now() + 5 * 60_000);
+    await prompts['@acme/a']!({ x: '1' });
+    await sleep(300);
+    expect((await prompts['@acme/a']!({ x: '1' })).content).toBe('production 1');
+    expect(production.stats.byRoute.get).toBe(1);
+  } finally {
+    vi.useRealTimers();
+  }
 });
