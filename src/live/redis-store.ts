@@ -36,7 +36,9 @@ return redis.call('GET', KEYS[1])`;
 
 /** The part of an ioredis client this store uses. */
 interface RedisClient {
-  eval(script: string, keys: number, ...args: Array<string | number>): Promise<unknown>;
+  defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
+  /** BOUNDED_GET, sent by its digest (EVALSHA) once Redis knows it. */
+  promptlockBoundedGet(key: string, maxBytes: number): Promise<unknown>;
   set(key: string, value: string, ...args: Array<string | number>): Promise<string | null>;
   status: string;
   once(event: string, listener: (...args: unknown[]) => void): unknown;
@@ -75,6 +77,7 @@ export function redisStore(options: RedisStoreOptions): LiveStore {
       retryStrategy: (times: number) => Math.min(times * 100, 1000),
       lazyConnect: false,
     });
+    redis.defineCommand('promptlockBoundedGet', { numberOfKeys: 1, lua: BOUNDED_GET });
     // Failures are reported by the commands; an unhandled 'error' event would crash the app.
     redis.on('error', () => {});
     // The first commands wait for the first connection (bounded), so a fleet that starts together
@@ -100,7 +103,7 @@ export function redisStore(options: RedisStoreOptions): LiveStore {
   return {
     async get(key) {
       // The size first: a huge value planted in Redis is never read into memory, let alone parsed.
-      const answer = await (await connection()).eval(BOUNDED_GET, 1, prefix + key, maxValueBytes);
+      const answer = await (await connection()).promptlockBoundedGet(prefix + key, maxValueBytes);
       if (answer === null) return undefined;
       if (typeof answer === 'number') {
         return {
