@@ -9,7 +9,7 @@
  * the code generator.
  */
 import { DEFAULT_LIMITS, describeLimit, type LimitName, type Limits } from './limits.js';
-import { isSlug, parsePackageName } from './package-name.js';
+import { isSlug, parseAnsweredName } from './package-name.js';
 import { maskKey } from './secrets.js';
 import { parseTemplate } from './template/index.js';
 import { TEXT_FIELDS } from './types.js';
@@ -137,7 +137,10 @@ const PROMPT_FIELDS: ReadonlyArray<[string, Check]> = [
   ],
   ['version', matches((v) => VERSION_PATTERN.test(v), 'a version: "v" and digits ("v0" is the draft)')],
   ['workspaceSlug', (v) => (v === undefined ? undefined : matches(isSlug, 'a workspace slug (a-z 0-9 -)')(v))],
-  ['packageName', matches((v) => parsePackageName(v) !== undefined, 'a package name like "@workspace/package:v1"')],
+  [
+    'packageName',
+    matches((v) => parseAnsweredName(v) !== undefined, 'a package name like "@workspace/package:v1", or a bare slug like "package"'),
+  ],
   ['systemPrompt', nullableString],
   ['content', string],
   ['critiquePrompt', nullableString],

@@ -1,7 +1,6 @@
-import { baseUrlProblem, isLoopbackHost } from '../config/base-url.js';
+import { isLoopbackHost, refuseBadBaseUrl } from '../config/base-url.js';
 import { ConfigError, ServiceError } from '../errors.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
-import { maskKey } from '../secrets.js';
 import type { ContextDownload, HealthStatus, Prompt, PromptSummary } from '../types.js';
 import { CLIENT_DEFAULTS, type ClientOptions, type ClientStats } from './client-options.js';
 import { type BodySink, type DownloadOptions, downloadFile, downloadFileTo } from './download-file.js';
@@ -38,13 +37,7 @@ export interface PromptServiceClient {
  * plain http to a host other than loopback.
  */
 export function createClient(options: ClientOptions): PromptServiceClient {
-  const problem = baseUrlProblem(options.baseUrl);
-  if (problem) {
-    const key = options.apiKey ? ` (key ${maskKey(options.apiKey)})` : '';
-    throw new ConfigError(`Refusing the prompt service address ${JSON.stringify(options.baseUrl)}${key}: ${problem}.`, {
-      hint: 'Use https://, or http:// only to a loopback address (127.0.0.1, ::1, localhost).',
-    });
-  }
+  refuseBadBaseUrl(options.baseUrl, options.apiKey);
   const url = new URL(options.baseUrl);
   if (!options.apiKey && !isLoopbackHost(url.hostname)) {
     // Fail before any request: every answer would be a 401 (docs/local-service.md serves loopback without one).

@@ -1,4 +1,6 @@
 import { isIP } from 'node:net';
+import { ConfigError } from '../errors.js';
+import { maskKey } from '../secrets.js';
 
 /** The service's public address; `PROMPTLOCK_BASE_URL` or the `baseUrl` option replaces it. */
 export const DEFAULT_BASE_URL = 'https://api.baytos.ai';
@@ -36,4 +38,17 @@ export function baseUrlProblem(text: string): string | undefined {
   if (url.search || url.hash) return 'a query or fragment is not allowed';
   if (url.username || url.password) return 'credentials in the URL are not allowed';
   return undefined;
+}
+
+/**
+ * Throws the one error every client (the CLI's and `promptlock/live`) gives for an address it
+ * will not call; `from` says where the address came from. The key is named only masked.
+ */
+export function refuseBadBaseUrl(baseUrl: string, apiKey: string | undefined, from?: string): void {
+  const problem = baseUrlProblem(baseUrl);
+  if (!problem) return;
+  const key = apiKey ? ` (key ${maskKey(apiKey)})` : '';
+  throw new ConfigError(`Refusing the prompt service address ${JSON.stringify(baseUrl)}${from ? ` from ${from}` : ''}${key}: ${problem}.`, {
+    hint: 'Use https://, or http:// only to a loopback address (127.0.0.1, ::1, localhost).',
+  });
 }

@@ -22,11 +22,23 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number | undefined;
   /** How long a fetched prompt stays in Redis (the fleet's last good version). @default 86400 */
   keepSeconds?: number | undefined;
+  /**
+   * Largest value read: one larger is refused without being read (its size is asked first).
+   * @default 8388608 (8 MiB, the largest answer live takes from the service)
+   */
+  maxValueBytes?: number | undefined;
 }
+
+/** Returns the value of KEYS[1], or its length when it is over ARGV[1] bytes: one atomic round trip. */
+const BOUNDED_GET = `local n = redis.call('STRLEN', KEYS[1])
+if n > tonumber(ARGV[1]) then return n end
+return redis.call('GET', KEYS[1])`;
 
 /** The part of an ioredis client this store uses. */
 interface RedisClient {
-  get(key: string): Promise<string | null>;
+  defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
+  /** BOUNDED_GET, sent by its digest (EVALSHA) once Redis knows it. */
+  promptlockBoundedGet(key: string, maxBytes: number): Promise<unknown>;
   set(key: string, value: string, ...args: Array<string | number>): Promise<string | null>;
   status: string;
   once(event: string, listener: (...args: unknown[]) => void): unknown;
@@ -43,6 +55,7 @@ export function redisStore(options: RedisStoreOptions): LiveStore {
   const connectTimeout = options.connectTimeoutMs ?? 500;
   const commandTimeout = options.commandTimeoutMs ?? 250;
   const keepMs = Math.round((options.keepSeconds ?? 86_400) * 1000);
+  const maxValueBytes = options.maxValueBytes ?? 8 * 1024 * 1024;
   const token = randomBytes(8).toString('hex');
   let client: Promise<RedisClient> | undefined;
   let closed = false;
@@ -64,6 +77,7 @@ export function redisStore(options: RedisStoreOptions): LiveStore {
       retryStrategy: (times: number) => Math.min(times * 100, 1000),
       lazyConnect: false,
     });
+    redis.defineCommand('promptlockBoundedGet', { numberOfKeys: 1, lua: BOUNDED_GET });
     // Failures are reported by the commands; an unhandled 'error' event would crash the app.
     redis.on('error', () => {});
     // The first commands wait for the first connection (bounded), so a fleet that starts together
@@ -88,11 +102,24 @@ export function redisStore(options: RedisStoreOptions): LiveStore {
 
   return {
     async get(key) {
-      const text = await (await connection()).get(prefix + key);
-      if (text === null) return undefined;
-      const value = JSON.parse(text) as Partial<StoredPrompt>;
-      if (typeof value?.fetchedAt !== 'number') return undefined;
-      return { fetchedAt: value.fetchedAt, prompt: value.prompt };
+      // The size first: a huge value planted in Redis is never read into memory, let alone parsed.
+      const answer = await (await connection()).promptlockBoundedGet(prefix + key, maxValueBytes);
+      if (answer === null) return undefined;
+      if (typeof answer === 'number') {
+        return {
+          fetchedAt: 0,
+          prompt: undefined,
+          refused: `its value is ${answer} bytes, over the bound of ${maxValueBytes} (maxValueBytes)`,
+        };
+      }
+      let value: Partial<StoredPrompt> | undefined;
+      try {
+        value = JSON.parse(String(answer)) as Partial<StoredPrompt>;
+      } catch {
+        value = undefined;
+      }
+      if (typeof value?.fetchedAt !== 'number') return { fetchedAt: 0, prompt: undefined, refused: 'its value is not an entry' };
+      return { fetchedAt: value.fetchedAt, prompt: value.prompt, mac: typeof value.mac === 'string' ? value.mac : undefined };
     },
     async set(key, value) {
       await (await connection()).set(prefix + key, JSON.stringify(value), 'PX', keepMs);

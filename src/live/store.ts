@@ -8,6 +8,10 @@ export interface StoredPrompt {
   fetchedAt: number;
   /** The service's answer, unvalidated: whoever reads it validates it again. */
   prompt: unknown;
+  /** The writer's signature of key, time and prompt (docs/live.md, "What the fleet cache trusts"). */
+  mac?: string | undefined;
+  /** Set by a store that would not read the entry (too large, not an entry): why. */
+  refused?: string | undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
-import { formatPackageName, parsePackageName, type Selector } from '../package-name.js';
+import { formatPackageName, parsePackageName, recordedName, type Selector } from '../package-name.js';
 import { describeProblem, promptProblem } from '../prompt-grammar.js';
 import { integrityOf } from '../store/integrity.js';
 import type { LockEntry, LockedFile } from '../store/lockfile-format.js';
@@ -39,6 +39,22 @@ export function lockPrompt(name: string, selector: Selector | null, prompt: Prom
     variables: variablesOf(name, prompt),
   };
   return { name, prompt, snapshot, entry };
+}
+
+/**
+ * The service's answer to a get of `name`, named as promptlock records it: the name asked for with
+ * the version the answer carries, whichever form the answer used (bare slug, full, versioned). An
+ * answer for another workspace or package is refused with both names.
+ */
+export function answeredPrompt(name: string, prompt: Prompt): Prompt {
+  const check = recordedName(name, prompt);
+  if (!check.ok) {
+    throw new ServiceError(`The service's answer for ${name} is refused: ${check.problem}.`, {
+      code: 'invalid_response',
+      hint: 'Nothing was written. Check that the base URL and key are those of the service holding this prompt (or report the service fault).',
+    });
+  }
+  return check.name === prompt.packageName ? prompt : { ...prompt, packageName: check.name };
 }
 
 export interface FetchOptions {
@@ -96,16 +112,7 @@ export async function fetchPrompt(
         : 'Nothing was written. Fix the prompt on the service (or report the service fault).',
     });
   }
-  const answered = parsePackageName(prompt.packageName);
-  if (
-    (answered && (answered.workspace !== parsed.workspace || answered.package !== parsed.package)) ||
-    (typeof prompt.workspaceSlug === 'string' && prompt.workspaceSlug !== parsed.workspace)
-  ) {
-    throw new ServiceError(`Asked for ${name}, the service answered with ${prompt.packageName} (workspace ${prompt.workspaceSlug}).`, {
-      code: 'invalid_response',
-    });
-  }
-  const locked = lockPrompt(name, selector, prompt);
+  const locked = lockPrompt(name, selector, answeredPrompt(name, prompt));
   const files: FetchedPrompt['files'] = [];
   if (options.withFiles) {
     const lockedFiles: Record<string, LockedFile> = {};

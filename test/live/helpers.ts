@@ -165,3 +165,42 @@ export async function startRedis(): Promise<{ url: string; child: ChildProcess; 
   };
   return { url: `redis://127.0.0.1:${port}`, child, kill };
 }
+
+export interface ScriptedAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+
+/** A loopback service whose gets answer whatever `answer` returns (any status, headers, body). */
+export async function scriptedService(
+  answer: (packageName: string) => ScriptedAnswer,
+): Promise<{ url: string; gets: string[]; close(): Promise<void> }> {
+  const gets: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let name = '';
+      try {
+        name = String(JSON.parse(Buffer.concat(chunks).toString('utf8')).package_name);
+      } catch {
+        // Not JSON: answered as a get of ''.
+      }
+      gets.push(name);
+      const reply = answer(name);
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    gets,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -55,27 +55,6 @@ it('elects one refresher per key until the claim expires, and shares what was fe
   expect(await a.claim('k2', 10)).toBe(false);
 });
 
-it('validates what another instance put in Redis like an answer of the service, and heals it', async () => {
-  const store = redisStore({ url: redisUrl, prefix: 'hostile:', ...patient });
-  await store.set('@acme/a:latest', {
-    fetchedAt: Date.now(),
-    prompt: { packageName: '@acme/a:v3', version: 'v3', content: 'evil {{x}}', title: 1 },
-  });
-  const events: LiveEvent[] = [];
-  const live = createLivePrompts(module.prompts, {
-    baseUrl: server.url,
-    lockfile: module.lockfilePath,
-    store,
-    onEvent: (e) => events.push(e),
-  });
-  cleanup.push(() => live.close());
-  // Not served: the instance asks the service instead, and puts the good answer back.
-  expect((await live['@acme/a']!({ x: '1' })).content).toBe('two 1');
-  const fallback = events.find((e) => e.type === 'fallback') as { reason: string } | undefined;
-  expect(fallback?.reason).toMatch(/^the store answered an invalid prompt \(\w+: expected/);
-  expect(((await store.get('@acme/a:latest'))?.prompt as { version: string } | undefined)?.version).toBe('v2');
-});
-
 it('degrades to memory when Redis is not there: calls follow the service, one store-error event', async () => {
   const deadUrl = `redis://127.0.0.1:${await freePort()}`;
   const events: LiveEvent[] = [];
