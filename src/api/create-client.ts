@@ -151,7 +151,7 @@ export function createClient(options: ClientOptions): PromptServiceClient {
     } catch (probe) {
       if (probe instanceof ServiceError && probe.code === 'not_a_service') return probe;
       const why = probe instanceof ServiceError && probe.status ? `answered ${probe.status}` : 'failed too';
-      return notAServiceError(`${listed}, and GET /v1/health ${why}`, { baseUrl, apiKey: options.apiKey, timeoutMs: 0 });
+      return notAServiceError(`: ${listed}, and GET /v1/health ${why}`, { baseUrl, apiKey: options.apiKey, timeoutMs: 0 });
     }
   }
 }
