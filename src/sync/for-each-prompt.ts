@@ -1,13 +1,18 @@
 import { AggregatePromptlockError, PromptlockError, ServiceError } from '../errors.js';
+import { TOTAL_EXCEEDED } from './run-totals.js';
 
 /**
  * Failures that end the whole run, not one prompt: a rejected or unauthorised key, an address that
- * cannot be reached, or one that is not a prompt service. Reported once, whatever the prompt count.
+ * cannot be reached, one that is not a prompt service, or a run total passed (src/sync/run-totals.ts). Reported once, whatever the prompt count.
  */
 function endsRun(error: unknown): boolean {
   return (
     error instanceof ServiceError &&
-    (error.status === 401 || error.status === 403 || error.code === 'network' || error.code === 'not_a_service')
+    (error.status === 401 ||
+      error.status === 403 ||
+      error.code === 'network' ||
+      error.code === 'not_a_service' ||
+      error.code === TOTAL_EXCEEDED)
   );
 }
 

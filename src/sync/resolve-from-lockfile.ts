@@ -7,6 +7,7 @@ import { compareConfigWithLock } from './check.js';
 import { fetchPrompt } from './fetch-prompt.js';
 import { forEachPrompt } from './for-each-prompt.js';
 import { exactSelector } from './merge-resolution.js';
+import { RunTotals } from './run-totals.js';
 import type { ResolvedPrompts, SyncInputs } from './types.js';
 
 export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedPrompts> {
@@ -26,6 +27,7 @@ export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedP
   const names = Object.keys(previous.prompts).sort();
   options.onEvent?.({ type: 'phase', phase: 'fetch', total: names.length });
   let done = 0;
+  const totals = new RunTotals(config.limits);
   const kept = new Map<string, Prompt>();
   const fetched = await forEachPrompt(names, async (name) => {
     const entry = previous.prompts[name]!;
@@ -35,7 +37,7 @@ export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedP
       options.onEvent?.({ type: 'prompt', name, done: ++done, total: names.length, fetched: false });
       return [];
     }
-    const got = await fetchPrompt(await connect(), name, entry.selector as Selector | null, {
+    const got = await fetchPrompt(totals.watch(await connect()), name, entry.selector as Selector | null, {
       withFiles,
       limits: config.limits,
       apiKey: config.apiKey,
@@ -47,6 +49,7 @@ export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedP
         hint: 'Someone changed this version upstream. Run `promptlock sync` to lock what the service has now, and review the diff.',
       });
     }
+    totals.countPrompt(got);
     await inputs.onFetched?.(got);
     options.onEvent?.({ type: 'prompt', name, done: ++done, total: names.length, fetched: true });
     return [got];

@@ -13,6 +13,7 @@ import { promptPool } from './for-each-prompt.js';
 import { readListing } from './list-names.js';
 import { exactSelector } from './merge-resolution.js';
 import { namedTargets, targetsOf } from './resolve-targets.js';
+import { RunTotals } from './run-totals.js';
 import type { FetchedPrompt, ResolvedPrompts, ReusableFile, SyncClient, SyncInputs, Target } from './types.js';
 
 function isPinnedAndLocked(target: Target, locked: LockEntry | undefined): boolean {
@@ -63,6 +64,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
   const known = named ?? wanted.exact;
   const streams = needsList || known.some(provable);
 
+  const totals = new RunTotals(config.limits);
   const pool = promptPool<Resolved>(Math.max(1, config.concurrency - (streams ? 1 : 0)));
   const waiting = new Map<string, Target>();
   let total = 0;
@@ -166,7 +168,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
     const reusable: ReadonlyMap<string, ReusableFile> =
       withFiles && locked ? await reusableFiles(view, config.snapshotsDir, locked) : new Map();
     try {
-      const fetched = await fetchPrompt(await connect(), target.name, target.selector, {
+      const fetched = await fetchPrompt(totals.watch(await connect()), target.name, target.selector, {
         withFiles,
         reusable,
         limits: config.limits,
@@ -174,6 +176,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
         stager: inputs.stager,
         ...(isHeld ? { exactVersion: exactSelector(locked!.version) } : {}),
       });
+      totals.countPrompt(fetched);
       await inputs.onFetched?.(fetched);
       options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total, fetched: true });
       return { name: target.name, entry: fetched.entry, fetched };
