@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import type { Agent, Dispatcher, Pool } from 'undici';
+import { Agent, type Dispatcher, Pool } from 'undici';
 import { isLiteralLoopback } from '../config/base-url.js';
 import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
@@ -21,25 +20,6 @@ import {
   serviceText,
   tooLargeError,
 } from './service-errors.js';
-
-/**
- * undici's Pool and Agent, loaded without undici's index: the index also loads fetch, WebSocket,
- * EventSource, the cache stores and the mock agents, ~45 ms of start-up for two classes
- * (README.md, "Performance"). The index's one effect that matters here is giving dispatchers
- * their `request()` (undici's lib/api/api-request.js, the only call of its API promptlock makes),
- * repeated below; undici 7 has no exports map, so these paths are importable, and the dependency
- * is pinned to 7.x.
- */
-export function undici(load: (id: string) => unknown = createRequire(import.meta.url)): { Pool: typeof Pool; Agent: typeof Agent } {
-  try {
-    const dispatcher = load('undici/lib/dispatcher/dispatcher.js') as { prototype: Partial<Dispatcher> };
-    dispatcher.prototype.request ??= load('undici/lib/api/api-request.js') as Dispatcher['request'];
-    return { Pool: load('undici/lib/dispatcher/pool.js') as typeof Pool, Agent: load('undici/lib/dispatcher/agent.js') as typeof Agent };
-  } catch {
-    // A 7.x release that moved those files: the index has the same classes, only slower to load.
-    return load('undici') as { Pool: typeof Pool; Agent: typeof Agent };
-  }
-}
 
 export interface TransportOptions {
   baseUrl: string;
@@ -94,7 +74,7 @@ export class ServiceTransport {
 
   constructor(private readonly options: TransportOptions) {
     const origin = new URL(options.baseUrl).origin;
-    this.pool = new (undici().Pool)(origin, { connections: options.concurrency, keepAliveTimeout: 30_000, pipelining: 1 });
+    this.pool = new Pool(origin, { connections: options.concurrency, keepAliveTimeout: 30_000, pipelining: 1 });
     this.limiter = new ConcurrencyLimiter(options.concurrency);
     this.errorContext = { baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs };
   }
@@ -109,7 +89,7 @@ export class ServiceTransport {
 
   /** A download from a pre-signed address: never authenticated, not paced. */
   download<T>(exchange: Exchange<T>, origin: string): Promise<T> {
-    this.downloads ??= new (undici().Agent)({ connections: this.options.concurrency, keepAliveTimeout: 10_000 });
+    this.downloads ??= new Agent({ connections: this.options.concurrency, keepAliveTimeout: 10_000 });
     return this.execute(exchange, this.downloads, origin, { 'user-agent': `promptlock/${VERSION}` }, false);
   }
 
