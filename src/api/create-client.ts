@@ -29,6 +29,8 @@ export interface PromptServiceClient {
   downloadFileTo(url: string, options: DownloadOptions, sink: BodySink): Promise<number>;
   health(): Promise<HealthStatus>;
   readonly stats: ClientStats;
+  /** Requests in flight at once (the option, or its default): a caller runs as many prompts at a time. */
+  readonly concurrency: number;
   /** Closes the connection pools; pending requests fail. */
   close(): Promise<void>;
 }
@@ -59,10 +61,11 @@ export function createClient(options: ClientOptions): PromptServiceClient {
   const limits: Limits = { ...DEFAULT_LIMITS, ...definedOnly(options.limits) };
   // Every JSON answer (a page, a prompt, an address, an error) is cut off at the same limit.
   const json = { maxBytes: limits.responseBytes, sizeLimit: limitText('responseBytes', limits) };
+  const concurrency = positive(options.concurrency, CLIENT_DEFAULTS.concurrency);
   const transport = new ServiceTransport({
     baseUrl,
     apiKey: options.apiKey || undefined,
-    concurrency: positive(options.concurrency, CLIENT_DEFAULTS.concurrency),
+    concurrency,
     timeoutMs: positive(options.timeoutMs, CLIENT_DEFAULTS.timeoutMs),
     retries: Math.max(0, Math.floor(options.retries ?? CLIENT_DEFAULTS.retries)),
     backoffBaseMs: Math.max(0, options.backoffBaseMs ?? CLIENT_DEFAULTS.backoffBaseMs),
@@ -82,6 +85,7 @@ export function createClient(options: ClientOptions): PromptServiceClient {
 
   return {
     stats: transport.stats,
+    concurrency,
     listAll: async (listOptions) => {
       try {
         return await listAll(transport, basePath, limits, listOptions?.pageSize);

@@ -1,5 +1,6 @@
 import { AggregatePromptlockError, PromptlockError, ServiceError } from '../errors.js';
 import { TOTAL_EXCEEDED } from './run-totals.js';
+import type { SyncClient } from './types.js';
 
 /**
  * Failures that end the whole run, not one prompt: a rejected or unauthorised key, an address that
@@ -50,14 +51,6 @@ function outcomes<R>(settled: readonly PromiseSettledResult<R>[]): R[] {
   return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
 }
 
-/**
- * Runs `run` for every prompt at once (the client bounds the requests), collecting failures so
- * one bad prompt does not hide the others: one error is thrown as is, several as one aggregate.
- */
-export async function forEachPrompt<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
-  return outcomes(await Promise.allSettled(items.map(run)));
-}
-
 /** Prompt work fed while it runs (`promptPool`). */
 export interface PromptPool<R> {
   /** Queues one prompt's work; it starts when fewer than the limit are running. */
@@ -68,7 +61,7 @@ export interface PromptPool<R> {
   stop(): void;
   /**
    * Once everything is added: waits for all of it, then returns the values in the order added or
-   * throws the failures as `forEachPrompt` does. After `stop`, waits for what runs and returns nothing.
+   * throws the failures (one as is, several as one aggregate). After `stop`, waits for what runs and returns nothing.
    */
   finish(): Promise<R[]>;
 }
@@ -79,7 +72,7 @@ export interface PromptPool<R> {
  * queued in the client where a later list page would wait behind them. Failures are collected,
  * never unhandled.
  */
-export function promptPool<R>(limit: number): PromptPool<R> {
+function promptPool<R>(limit: number): PromptPool<R> {
   const queue: Array<{ run: () => Promise<R>; index: number }> = [];
   let head = 0;
   const settled: PromiseSettledResult<R>[] = [];
@@ -129,6 +122,46 @@ export function promptPool<R>(limit: number): PromptPool<R> {
     async finish() {
       if (!quiet()) await new Promise<void>((resolve) => (idle = resolve));
       return stopped ? [] : outcomes(settled);
+    },
+  };
+}
+
+/** Prompts started at once before the client is open: their snapshots are read from disk, no request is under way. */
+const SLOTS_BEFORE_CONNECT = 8;
+
+/** The pool of one resolver run, sized by the client it opens (`clientPool`). */
+export interface ClientPool<R> extends PromptPool<R> {
+  /** The run's client, opened on first need; from then on the pool runs as many prompts as the client's concurrency. */
+  client(): Promise<SyncClient>;
+  /** The list has ended: the slot kept for it goes back to the prompts. */
+  listEnded(): void;
+}
+
+/**
+ * The one bounded pool both resolvers run their prompts in, with the halt-on-a-failing-service
+ * policy (`haltsRun`). Its size is the client's concurrency, read from the client (never from a
+ * config: a shared client may have been opened for another app), less one slot kept for the list
+ * while it runs, so a page never waits behind the gets it feeds.
+ */
+export function clientPool<R>(connect: () => Promise<SyncClient>, keepSlotForList: boolean): ClientPool<R> {
+  const pool = promptPool<R>(SLOTS_BEFORE_CONNECT);
+  let reserve = keepSlotForList ? 1 : 0;
+  let concurrency: number | undefined;
+  let opened: Promise<SyncClient> | undefined;
+  const resize = () => {
+    if (concurrency !== undefined) pool.setLimit(Math.max(1, concurrency - reserve));
+  };
+  return {
+    ...pool,
+    client: () =>
+      (opened ??= connect().then((client) => {
+        concurrency = client.concurrency;
+        resize();
+        return client;
+      })),
+    listEnded() {
+      reserve = 0;
+      resize();
     },
   };
 }

@@ -9,7 +9,7 @@ import { readLockedSnapshot } from '../store/read-store.js';
 import type { Prompt, PromptSummary } from '../types.js';
 import { editDistance } from '../util/edit-distance.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
-import { promptPool } from './for-each-prompt.js';
+import { clientPool } from './for-each-prompt.js';
 import { readListing } from './list-names.js';
 import { exactSelector } from './merge-resolution.js';
 import { namedTargets, targetsOf } from './resolve-targets.js';
@@ -65,7 +65,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
   const streams = needsList || known.some(provable);
 
   const totals = new RunTotals(config.limits);
-  const pool = promptPool<Resolved>(Math.max(1, config.concurrency - (streams ? 1 : 0)));
+  const pool = clientPool<Resolved>(connect, streams);
   const waiting = new Map<string, Target>();
   let total = 0;
   let done = 0;
@@ -80,7 +80,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
   const listed = () =>
     (listing ??= (async () => {
       options.onEvent?.({ type: 'phase', phase: 'list' });
-      const client = await connect();
+      const client = await pool.client();
       const names = new Set<string>();
       for await (const page of client.listPages ? client.listPages() : wholeList(client)) {
         const { names: pageNames, versions } = readListing(page, config.workspace);
@@ -130,7 +130,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
       }
       // The list was only a proof: what it did not prove is fetched.
     }
-    pool.setLimit(config.concurrency);
+    pool.listEnded();
     for (const target of waiting.values()) schedule(target, undefined);
     waiting.clear();
     if (needsList) options.onEvent?.({ type: 'phase', phase: 'fetch', total });
@@ -168,7 +168,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
     const reusable: ReadonlyMap<string, ReusableFile> =
       withFiles && locked ? await reusableFiles(view, config.snapshotsDir, locked) : new Map();
     try {
-      const fetched = await fetchPrompt(totals.watch(await connect()), target.name, target.selector, {
+      const fetched = await fetchPrompt(totals.watch(await pool.client()), target.name, target.selector, {
         withFiles,
         reusable,
         limits: config.limits,
