@@ -126,12 +126,12 @@ function promptPool<R>(limit: number): PromptPool<R> {
   };
 }
 
-/** Prompts started at once before the client is open: their snapshots are read from disk, no request is under way. */
-const SLOTS_BEFORE_CONNECT = 8;
+/** Prompts run at once when the client cannot be opened: only those read from disk can succeed. */
+const SLOTS_WITHOUT_CLIENT = 8;
 
-/** The pool of one resolver run, sized by the client it opens (`clientPool`). */
+/** The pool of one resolver run, sized by its client (`clientPool`). */
 export interface ClientPool<R> extends PromptPool<R> {
-  /** The run's client, opened on first need; from then on the pool runs as many prompts as the client's concurrency. */
+  /** The run's client (opened when the pool is made: opening sends no request). */
   client(): Promise<SyncClient>;
   /** The list has ended: the slot kept for it goes back to the prompts. */
   listEnded(): void;
@@ -141,24 +141,27 @@ export interface ClientPool<R> extends PromptPool<R> {
  * The one bounded pool both resolvers run their prompts in, with the halt-on-a-failing-service
  * policy (`haltsRun`). Its size is the client's concurrency, read from the client (never from a
  * config: a shared client may have been opened for another app), less one slot kept for the list
- * while it runs, so a page never waits behind the gets it feeds.
+ * while it runs, so a page never waits behind the gets it feeds. One prompt runs until the client
+ * is open; a client that cannot be opened (no key) fails only the prompts that need it.
  */
 export function clientPool<R>(connect: () => Promise<SyncClient>, keepSlotForList: boolean): ClientPool<R> {
-  const pool = promptPool<R>(SLOTS_BEFORE_CONNECT);
+  const pool = promptPool<R>(1);
   let reserve = keepSlotForList ? 1 : 0;
   let concurrency: number | undefined;
-  let opened: Promise<SyncClient> | undefined;
   const resize = () => {
     if (concurrency !== undefined) pool.setLimit(Math.max(1, concurrency - reserve));
   };
+  const opened = connect();
+  opened.then(
+    (client) => {
+      concurrency = client.concurrency;
+      resize();
+    },
+    () => pool.setLimit(SLOTS_WITHOUT_CLIENT),
+  );
   return {
     ...pool,
-    client: () =>
-      (opened ??= connect().then((client) => {
-        concurrency = client.concurrency;
-        resize();
-        return client;
-      })),
+    client: () => opened,
     listEnded() {
       reserve = 0;
       resize();

@@ -47,7 +47,7 @@ export type SyncEvent =
 
 export interface SyncOptions {
   config: ResolvedConfig;
-  /** Opens the service client; called only when a request is needed. */
+  /** Opens the service client (sending nothing): once per run, which reads its `concurrency`. */
   connect: () => Promise<SyncClient>;
   /** Restrict the sync to these prompts (names from the config, with or without selector). */
   names?: readonly string[];
