@@ -52,7 +52,7 @@ function outcomes<R>(settled: readonly PromiseSettledResult<R>[]): R[] {
 }
 
 /** Prompt work fed while it runs (`promptPool`). */
-export interface PromptPool<R> {
+interface PromptPool<R> {
   /** Queues one prompt's work; it starts when fewer than the limit are running. */
   add(run: () => Promise<R>): void;
   /** Changes how many run at once (a finished listing gives back the slot it kept). */
