@@ -44,3 +44,15 @@ it('a service failing with 503: the frozen sync starts no more prompts once one 
   // The prompts running when the first gave up (concurrency 2), not all 40.
   expect(state.asked.size).toBeLessThanOrEqual(2);
 }, 60_000);
+
+it('a frozen sync whose snapshots are all on disk opens no working client: no key, a remote address, exit 0', async () => {
+  const { url } = await service();
+  state.failing = false;
+  const names = Array.from({ length: 12 }, (_, i) => `@acme/prompt-${String(i).padStart(4, '0')}`);
+  const dir = await project({ baseUrl: url, prompts: names, concurrency: 2 });
+  expect((await runBuiltCli(['sync'], { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } })).code).toBe(0);
+  const offline = { PROMPTLOCK_BASE_URL: 'https://prompts.example.invalid' };
+  const run = await runBuiltCli(['sync', '--frozen'], { cwd: dir, env: offline });
+  expect(run.stderr).not.toMatch(/error/);
+  expect(run.code).toBe(0);
+});
