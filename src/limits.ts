@@ -19,6 +19,10 @@ export interface Limits {
   responseBytes: number;
   /** Bytes of one downloaded context file, whatever `fileSize` the service announces. */
   contextFileBytes: number;
+  /** Bytes of every prompt one run fetches, together (their snapshots). */
+  totalBytes: number;
+  /** Bytes of every context file one run downloads, together. */
+  totalContextFileBytes: number;
 }
 
 export type LimitName = keyof Limits;
@@ -31,6 +35,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   listItems: 100_000,
   responseBytes: 16 * 1024 * 1024,
   contextFileBytes: 100 * 1024 * 1024,
+  totalBytes: 100_000_000,
+  totalContextFileBytes: 512 * 1024 * 1024,
 });
 
 export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as LimitName[];

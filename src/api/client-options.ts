@@ -41,6 +41,20 @@ export function clientOptionsFor(config: Pick<ResolvedConfig, 'baseUrl' | 'apiKe
   };
 }
 
+/**
+ * When two configs may share one client (`--recursive`, watch): exactly when they ask for the same
+ * client options, read from the same `clientOptionsFor`, so an option added there also splits
+ * clients that differ in it.
+ */
+export function clientKey(config: Parameters<typeof clientOptionsFor>[0]): string {
+  const options = clientOptionsFor(config);
+  return JSON.stringify(
+    Object.keys(options)
+      .sort()
+      .map((name) => [name, options[name as keyof ClientOptions] ?? null]),
+  );
+}
+
 export type RetryReason = 'server-error' | 'reset' | 'timeout' | 'invalid-body' | 'rate-limited';
 
 export type ClientEvent =

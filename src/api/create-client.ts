@@ -28,6 +28,8 @@ export interface PromptServiceClient {
   downloadFileTo(url: string, options: DownloadOptions, sink: BodySink): Promise<number>;
   health(): Promise<HealthStatus>;
   readonly stats: ClientStats;
+  /** Requests in flight at once (the option, or its default): a caller runs as many prompts at a time. */
+  readonly concurrency: number;
   /** Closes the connection pools; pending requests fail. */
   close(): Promise<void>;
 }
@@ -52,10 +54,11 @@ export function createClient(options: ClientOptions): PromptServiceClient {
   const limits: Limits = { ...DEFAULT_LIMITS, ...definedOnly(options.limits) };
   // Every JSON answer (a page, a prompt, an address, an error) is cut off at the same limit.
   const json = { maxBytes: limits.responseBytes, sizeLimit: limitText('responseBytes', limits) };
+  const concurrency = positive(options.concurrency, CLIENT_DEFAULTS.concurrency);
   const transport = new ServiceTransport({
     baseUrl,
     apiKey: options.apiKey || undefined,
-    concurrency: positive(options.concurrency, CLIENT_DEFAULTS.concurrency),
+    concurrency,
     timeoutMs: positive(options.timeoutMs, CLIENT_DEFAULTS.timeoutMs),
     retries: Math.max(0, Math.floor(options.retries ?? CLIENT_DEFAULTS.retries)),
     backoffBaseMs: Math.max(0, options.backoffBaseMs ?? CLIENT_DEFAULTS.backoffBaseMs),
@@ -75,6 +78,7 @@ export function createClient(options: ClientOptions): PromptServiceClient {
 
   return {
     stats: transport.stats,
+    concurrency,
     listAll: async (listOptions) => {
       try {
         return await listAll(transport, basePath, limits, listOptions?.pageSize);
@@ -144,7 +148,7 @@ export function createClient(options: ClientOptions): PromptServiceClient {
     } catch (probe) {
       if (probe instanceof ServiceError && probe.code === 'not_a_service') return probe;
       const why = probe instanceof ServiceError && probe.status ? `answered ${probe.status}` : 'failed too';
-      return notAServiceError(`${listed}, and GET /v1/health ${why}`, { baseUrl, apiKey: options.apiKey, timeoutMs: 0 });
+      return notAServiceError(`: ${listed}, and GET /v1/health ${why}`, { baseUrl, apiKey: options.apiKey, timeoutMs: 0 });
     }
   }
 }

@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '../config/base-url.js';
+import { isLoopbackHost, isPrivateAddress } from '../config/base-url.js';
 import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import type { AttemptAnswer, BodySink } from './http-attempt.js';
@@ -18,7 +18,7 @@ export interface DownloadOptions {
  * Fetches a context file from its pre-signed address, without the API key: the address carries
  * its own authorisation, and the key must not travel to a storage host. The address is the
  * service's word, so it is held to the rule of `baseUrl` (https, or plain http only to a
- * loopback host) before anything connects, and the file to `limits.contextFileBytes` however
+ * loopback host), and never to a literal private or link-local address, before anything connects, and the file to `limits.contextFileBytes` however
  * large the service says it is (docs/security.md).
  */
 export async function downloadFile(
@@ -72,12 +72,13 @@ async function download<T>(
   const refuse = (why: string) =>
     new ServiceError(`The service gave the download address ${shown} for a context file: ${why}. Nothing was fetched.`, {
       code: 'invalid_response',
-      hint: 'Context files are fetched over https, or plain http only from a loopback host (127.0.0.1, ::1, localhost).',
+      hint: 'Context files are fetched over https from a public host, or plain http only from a loopback host (127.0.0.1, ::1, localhost).',
     });
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw refuse(`${parsed.protocol} addresses are not fetched`);
   if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname))
     throw refuse(`plain http:// is fetched only from a loopback host, not ${parsed.hostname}`);
   if (parsed.username || parsed.password) throw refuse('credentials in the address are not accepted');
+  if (isPrivateAddress(parsed.hostname)) throw refuse(`${parsed.hostname} is a private or link-local address, not fetched`);
 
   const cap = limits.contextFileBytes;
   if (options.expectedSize !== undefined && options.expectedSize > cap) {
@@ -101,6 +102,7 @@ async function download<T>(
         method: 'GET',
         endpoint: shown,
         what: `downloading ${shown}`,
+        fileHost: parsed.origin,
         notFound: `The context file at ${shown} was not found (404); its address may have expired.`,
       },
       maxBytes,

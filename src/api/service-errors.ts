@@ -21,6 +21,8 @@ export interface RequestTarget {
   packageName?: string;
   /** The message for a 404, when the endpoint has a better one than "no such path". */
   notFound?: string;
+  /** For a download: the origin of the file's address, named instead of the service when it cannot be reached. */
+  fileHost?: string;
   /** Message and hint for a 400, when the endpoint has an expected one (not a promptlock bug). */
   badRequest?: { message: string; hint: string };
 }
@@ -92,36 +94,47 @@ export function httpError(status: number, body: ErrorBody, target: RequestTarget
 /** No complete answer after the last attempt. */
 export function failureError(failure: AttemptFailure, target: RequestTarget, ctx: ErrorContext, attempts: number): ServiceError {
   const tries = pluralise(attempts, 'attempt');
-  let error: ServiceError;
+  // A download fails at the file's host, which the service named: not at the service.
+  const where = target.fileHost ? `the file host ${target.fileHost}` : `the prompt service at ${ctx.baseUrl}`;
+  const check = target.fileHost
+    ? 'The address came from the service (a pre-signed file address); check the network, or whether that host is reachable from here'
+    : 'Check baseUrl (or PROMPTLOCK_BASE_URL) and the network';
   switch (failure.kind) {
     case 'network':
-      error = new ServiceError(`Could not reach the prompt service at ${ctx.baseUrl}: ${failure.code}.`, {
+      return new ServiceError(`Could not reach ${where}: ${failure.code}.`, {
         code: 'network',
         cause: failure,
-        hint: `Check baseUrl (or PROMPTLOCK_BASE_URL) and the network; gave up after ${tries} while ${target.what}.`,
+        hint:
+          attempts === 1 && failure.code === 'ECONNREFUSED'
+            ? `Nothing listens there on this machine. ${check}; for a local service, start \`promptlock serve\` and use the URL it prints.`
+            : `${check}; gave up after ${tries} while ${target.what}.`,
       });
-      break;
     case 'timeout':
-      error = new ServiceError(
-        `The prompt service at ${ctx.baseUrl} did not answer within ${ctx.timeoutMs} ms while ${target.what} (${tries}).`,
-        { code: 'timeout', cause: failure, hint: 'The service may be overloaded; try again later or raise the timeout option.' },
-      );
-      break;
+      return new ServiceError(`${capitalise(where)} did not answer within ${ctx.timeoutMs} ms while ${target.what} (${tries}).`, {
+        code: 'timeout',
+        cause: failure,
+        hint: 'The service may be overloaded; try again later or raise the timeout option.',
+      });
     default:
-      error = new ServiceError(
-        `The connection to the prompt service at ${ctx.baseUrl} was cut while ${target.what} (${failure.code}, ${tries}).`,
-        { code: 'network', cause: failure, hint: 'The service or the network is unstable; try again later.' },
-      );
+      return new ServiceError(`The connection to ${where} was cut while ${target.what} (${failure.code}, ${tries}).`, {
+        code: 'network',
+        cause: failure,
+        hint: 'The service or the network is unstable; try again later.',
+      });
   }
-  return error;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
  * The address answers, but not as a prompt service does (an HTML page, no list endpoint and no
- * health endpoint): the base URL is wrong, not the prompt names.
+ * health endpoint): the base URL is wrong, not the prompt names. `evidence` follows the URL:
+ * ` (answered 501, text/html)` or `: GET /v1/prompts answered 404, …`.
  */
 export function notAServiceError(evidence: string, ctx: ErrorContext): ServiceError {
-  return new ServiceError(redact(`${ctx.baseUrl} is not a prompt service: ${evidence}.`, [ctx.apiKey]), {
+  return new ServiceError(redact(`${ctx.baseUrl} is not a prompt service${evidence}.`, [ctx.apiKey]), {
     code: 'not_a_service',
     hint: 'Check baseUrl (or PROMPTLOCK_BASE_URL): it is the address of the service without /v1, e.g. https://api.baytos.ai, or the URL `promptlock serve` prints.',
   });

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
-import type { Agent, Dispatcher, Pool } from 'undici';
+import { Agent, type Dispatcher, Pool } from 'undici';
+import { isLiteralLoopback } from '../config/base-url.js';
 import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { redact } from '../secrets.js';
@@ -17,27 +17,9 @@ import {
   invalidBodyError,
   notAServiceError,
   type RequestTarget,
+  serviceText,
   tooLargeError,
 } from './service-errors.js';
-
-/**
- * undici's Pool and Agent, loaded without undici's index: the index also loads fetch, WebSocket,
- * EventSource, the cache stores and the mock agents, ~45 ms of start-up for two classes
- * (README.md, "Performance"). The index's one effect that matters here is giving dispatchers
- * their `request()` (undici's lib/api/api-request.js, the only call of its API promptlock makes),
- * repeated below; undici 7 has no exports map, so these paths are importable, and the dependency
- * is pinned to 7.x.
- */
-export function undici(load: (id: string) => unknown = createRequire(import.meta.url)): { Pool: typeof Pool; Agent: typeof Agent } {
-  try {
-    const dispatcher = load('undici/lib/dispatcher/dispatcher.js') as { prototype: Partial<Dispatcher> };
-    dispatcher.prototype.request ??= load('undici/lib/api/api-request.js') as Dispatcher['request'];
-    return { Pool: load('undici/lib/dispatcher/pool.js') as typeof Pool, Agent: load('undici/lib/dispatcher/agent.js') as typeof Agent };
-  } catch {
-    // A 7.x release that moved those files: the index has the same classes, only slower to load.
-    return load('undici') as { Pool: typeof Pool; Agent: typeof Agent };
-  }
-}
 
 export interface TransportOptions {
   baseUrl: string;
@@ -92,7 +74,7 @@ export class ServiceTransport {
 
   constructor(private readonly options: TransportOptions) {
     const origin = new URL(options.baseUrl).origin;
-    this.pool = new (undici().Pool)(origin, { connections: options.concurrency, keepAliveTimeout: 30_000, pipelining: 1 });
+    this.pool = new Pool(origin, { connections: options.concurrency, keepAliveTimeout: 30_000, pipelining: 1 });
     this.limiter = new ConcurrencyLimiter(options.concurrency);
     this.errorContext = { baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs };
   }
@@ -107,7 +89,7 @@ export class ServiceTransport {
 
   /** A download from a pre-signed address: never authenticated, not paced. */
   download<T>(exchange: Exchange<T>, origin: string): Promise<T> {
-    this.downloads ??= new (undici().Agent)({ connections: this.options.concurrency, keepAliveTimeout: 10_000 });
+    this.downloads ??= new Agent({ connections: this.options.concurrency, keepAliveTimeout: 10_000 });
     return this.execute(exchange, this.downloads, origin, { 'user-agent': `promptlock/${VERSION}` }, false);
   }
 
@@ -182,6 +164,8 @@ export class ServiceTransport {
         retry = failure.kind === 'timeout' ? 'timeout' : 'reset';
         const seen = failure;
         final = () => this.latch(failureError(seen, target, this.errorContext, attempt), paced && seen.kind === 'network');
+        // Refused by this very machine: nothing listens on that port, and waiting will not start it.
+        if (seen.code === 'ECONNREFUSED' && isLiteralLoopback(new URL(origin ?? this.options.baseUrl).hostname)) throw final();
       } else if (answer!.status === 429) {
         this.stats.status429++;
         const body = readErrorBody(parseJson(answer!.body));
@@ -197,6 +181,9 @@ export class ServiceTransport {
         this.stats.retries++;
         this.emit({ type: 'retry', reason: 'rate-limited', attempt, delayMs: waitMs, what: target.what });
         continue;
+      } else if (paced && notAService(answer!)) {
+        // An ordinary web server, not a prompt service: no retry can change that (docs/security.md).
+        throw this.latch(notAServiceError(` (answered ${answer!.status}${mediaType(answer!)})`, this.errorContext), true);
       } else if (answer!.status >= 500) {
         retry = 'server-error';
         const seen = answer!;
@@ -207,8 +194,6 @@ export class ServiceTransport {
           httpError(status, readErrorBody(parseJson(answer!.body)), target, this.errorContext, attempt),
           paced && (status === 401 || status === 403),
         );
-      } else if (paced && isHtml(answer!)) {
-        throw this.latch(notAServiceError(`${exchange.method} ${target.endpoint} answered an HTML page`, this.errorContext), true);
       } else {
         try {
           return exchange.interpret(answer!);
@@ -277,9 +262,21 @@ export class ServiceTransport {
   }
 }
 
-function isHtml(answer: AttemptAnswer): boolean {
-  const type = answer.headers['content-type'];
-  return /^\s*text\/html\b/i.test(Array.isArray(type) ? (type[0] ?? '') : (type ?? ''));
+/**
+ * What no prompt service answers: 501 or 405 to one of its own endpoints (a static web server
+ * refusing POST), or an HTML page. A 5xx page from a proxy in front of a service that is down
+ * (502, 503, 504, 500) is still retried.
+ */
+function notAService(answer: AttemptAnswer): boolean {
+  if (answer.status === 501 || answer.status === 405) return true;
+  return answer.status < 500 && /^text\/html\b/.test(mediaType(answer).slice(2));
+}
+
+/** `, text/html` from the content type, fit to print; empty when there is none. */
+function mediaType(answer: AttemptAnswer): string {
+  const header = answer.headers['content-type'];
+  const type = (Array.isArray(header) ? header[0] : header)?.split(';')[0]?.trim().toLowerCase();
+  return type ? `, ${serviceText(type, 60)}` : '';
 }
 
 /** The body as JSON, or undefined when it is not JSON (error pages, truncated answers). */

@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { ConfigError } from '../errors.js';
 import { maskKey } from '../secrets.js';
 
@@ -10,14 +10,62 @@ export const BASE_URL_ALLOWED = 'an https:// URL (http:// only for loopback host
 
 /**
  * True for hosts whose traffic never leaves the machine, so a key sent over plain http cannot be
- * read on the way: 127.0.0.0/8, ::1 (also IPv4-mapped), `localhost` and `*.localhost`.
+ * read on the way: a literal loopback address (127.0.0.0/8, ::1, also IPv4-mapped) or `localhost`.
+ * Any other name, `*.localhost` included, goes to DNS and may resolve anywhere.
  */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || /^::ffff:127\./.test(host) || host === '0:0:0:0:0:0:0:1';
-  return false;
+  return hostname.toLowerCase() === 'localhost' || isLiteralLoopback(hostname);
+}
+
+/** A loopback address written out (`127.0.0.1`, `[::1]`), no name to resolve. */
+export function isLiteralLoopback(hostname: string): boolean {
+  const host = bare(hostname);
+  const family = isIP(host);
+  return family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * True for a literal address inside a private, link-local, shared or unspecified range
+ * (169.254.169.254, 10/8, 172.16/12, 192.168/16, 100.64/10, 0/8, fc00::/7, fe80::/10, ::, and
+ * their IPv4-mapped forms): a download address the service gives may not point into the
+ * network promptlock runs in (docs/security.md).
+ */
+export function isPrivateAddress(hostname: string): boolean {
+  const host = bare(hostname);
+  const family = isIP(host);
+  return family !== 0 && PRIVATE.check(host, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+function bare(hostname: string): string {
+  return hostname.replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+const PRIVATE = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 3],
+] as const) {
+  PRIVATE.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const) {
+  PRIVATE.addSubnet(network, prefix, 'ipv6');
 }
 
 /**

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CLIENT_DEFAULTS } from '../api/client-options.js';
 import { DEFAULT_LIMITS, LIMIT_NAMES, type LimitName } from '../limits.js';
 import { BASE_URL_ALLOWED, baseUrlProblem, DEFAULT_BASE_URL } from './base-url.js';
 import { PROMPT_ENTRY_ALLOWED, promptEntryProblems } from './prompt-entry.js';
@@ -61,10 +62,10 @@ export const configSchema = z.strictObject({
   // Not `.d.ts`: that is the declaration file a `.js` output gets beside it.
   output: path.regex(/^(?![\s\S]*\.d\.[mc]?ts$)[\s\S]*\.(ts|mts|cts|js|mjs)$/).default('src/generated/prompts.ts'),
   omit: z.array(z.enum(OMITTABLE_FIELDS)).default([]),
-  concurrency: z.number().int().min(1).max(256).default(16),
+  concurrency: z.number().int().min(1).max(256).default(CLIENT_DEFAULTS.concurrency),
   watchInterval: z.number().min(0.1).max(86_400).default(30),
   contextFiles: z.boolean().default(false),
-  timeout: z.number().int().min(1).max(3_600_000).default(30_000),
+  timeout: z.number().int().min(1).max(3_600_000).default(CLIENT_DEFAULTS.timeoutMs),
   limits: z
     .strictObject(
       Object.fromEntries(

@@ -1,13 +1,19 @@
 import { AggregatePromptlockError, PromptlockError, ServiceError } from '../errors.js';
+import { TOTAL_EXCEEDED } from './run-totals.js';
+import type { SyncClient } from './types.js';
 
 /**
  * Failures that end the whole run, not one prompt: a rejected or unauthorised key, an address that
- * cannot be reached, or one that is not a prompt service. Reported once, whatever the prompt count.
+ * cannot be reached, one that is not a prompt service, or a run total passed (src/sync/run-totals.ts). Reported once, whatever the prompt count.
  */
 function endsRun(error: unknown): boolean {
   return (
     error instanceof ServiceError &&
-    (error.status === 401 || error.status === 403 || error.code === 'network' || error.code === 'not_a_service')
+    (error.status === 401 ||
+      error.status === 403 ||
+      error.code === 'network' ||
+      error.code === 'not_a_service' ||
+      error.code === TOTAL_EXCEEDED)
   );
 }
 
@@ -45,16 +51,8 @@ function outcomes<R>(settled: readonly PromiseSettledResult<R>[]): R[] {
   return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
 }
 
-/**
- * Runs `run` for every prompt at once (the client bounds the requests), collecting failures so
- * one bad prompt does not hide the others: one error is thrown as is, several as one aggregate.
- */
-export async function forEachPrompt<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
-  return outcomes(await Promise.allSettled(items.map(run)));
-}
-
 /** Prompt work fed while it runs (`promptPool`). */
-export interface PromptPool<R> {
+interface PromptPool<R> {
   /** Queues one prompt's work; it starts when fewer than the limit are running. */
   add(run: () => Promise<R>): void;
   /** Changes how many run at once (a finished listing gives back the slot it kept). */
@@ -63,7 +61,7 @@ export interface PromptPool<R> {
   stop(): void;
   /**
    * Once everything is added: waits for all of it, then returns the values in the order added or
-   * throws the failures as `forEachPrompt` does. After `stop`, waits for what runs and returns nothing.
+   * throws the failures (one as is, several as one aggregate). After `stop`, waits for what runs and returns nothing.
    */
   finish(): Promise<R[]>;
 }
@@ -74,7 +72,7 @@ export interface PromptPool<R> {
  * queued in the client where a later list page would wait behind them. Failures are collected,
  * never unhandled.
  */
-export function promptPool<R>(limit: number): PromptPool<R> {
+function promptPool<R>(limit: number): PromptPool<R> {
   const queue: Array<{ run: () => Promise<R>; index: number }> = [];
   let head = 0;
   const settled: PromiseSettledResult<R>[] = [];
@@ -124,6 +122,49 @@ export function promptPool<R>(limit: number): PromptPool<R> {
     async finish() {
       if (!quiet()) await new Promise<void>((resolve) => (idle = resolve));
       return stopped ? [] : outcomes(settled);
+    },
+  };
+}
+
+/** Prompts run at once when the client cannot be opened: only those read from disk can succeed. */
+const SLOTS_WITHOUT_CLIENT = 8;
+
+/** The pool of one resolver run, sized by its client (`clientPool`). */
+export interface ClientPool<R> extends PromptPool<R> {
+  /** The run's client (opened when the pool is made: opening sends no request). */
+  client(): Promise<SyncClient>;
+  /** The list has ended: the slot kept for it goes back to the prompts. */
+  listEnded(): void;
+}
+
+/**
+ * The one bounded pool both resolvers run their prompts in, with the halt-on-a-failing-service
+ * policy (`haltsRun`). Its size is the client's concurrency, read from the client (never from a
+ * config: a shared client may have been opened for another app), less one slot kept for the list
+ * while it runs, so a page never waits behind the gets it feeds. One prompt runs until the client
+ * is open; a client that cannot be opened (no key) fails only the prompts that need it.
+ */
+export function clientPool<R>(connect: () => Promise<SyncClient>, keepSlotForList: boolean): ClientPool<R> {
+  const pool = promptPool<R>(1);
+  let reserve = keepSlotForList ? 1 : 0;
+  let concurrency: number | undefined;
+  const resize = () => {
+    if (concurrency !== undefined) pool.setLimit(Math.max(1, concurrency - reserve));
+  };
+  const opened = connect();
+  opened.then(
+    (client) => {
+      concurrency = client.concurrency;
+      resize();
+    },
+    () => pool.setLimit(SLOTS_WITHOUT_CLIENT),
+  );
+  return {
+    ...pool,
+    client: () => opened,
+    listEnded() {
+      reserve = 0;
+      resize();
     },
   };
 }

@@ -5,9 +5,10 @@ import { readLockedSnapshot } from '../store/read-store.js';
 import type { Prompt } from '../types.js';
 import { compareConfigWithLock } from './check.js';
 import { fetchPrompt } from './fetch-prompt.js';
-import { forEachPrompt } from './for-each-prompt.js';
+import { clientPool } from './for-each-prompt.js';
 import { exactSelector } from './merge-resolution.js';
-import type { ResolvedPrompts, SyncInputs } from './types.js';
+import { RunTotals } from './run-totals.js';
+import type { FetchedPrompt, ResolvedPrompts, SyncInputs } from './types.js';
 
 export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedPrompts> {
   const { options, view, previous, entries, withFiles, connect } = inputs;
@@ -26,8 +27,11 @@ export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedP
   const names = Object.keys(previous.prompts).sort();
   options.onEvent?.({ type: 'phase', phase: 'fetch', total: names.length });
   let done = 0;
+  const totals = new RunTotals(config.limits);
   const kept = new Map<string, Prompt>();
-  const fetched = await forEachPrompt(names, async (name) => {
+  // The pool of the normal path: bounded by the client, halted by a failing service.
+  const pool = clientPool<FetchedPrompt[]>(connect, false);
+  const resolveOne = async (name: string): Promise<FetchedPrompt[]> => {
     const entry = previous.prompts[name]!;
     const state = await readLockedSnapshot(view, config.snapshotsDir, name, entry, withFiles, config.limits);
     if (state.ok) {
@@ -35,7 +39,7 @@ export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedP
       options.onEvent?.({ type: 'prompt', name, done: ++done, total: names.length, fetched: false });
       return [];
     }
-    const got = await fetchPrompt(await connect(), name, entry.selector as Selector | null, {
+    const got = await fetchPrompt(totals.watch(await pool.client()), name, entry.selector as Selector | null, {
       withFiles,
       limits: config.limits,
       apiKey: config.apiKey,
@@ -47,9 +51,12 @@ export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedP
         hint: 'Someone changed this version upstream. Run `promptlock sync` to lock what the service has now, and review the diff.',
       });
     }
+    totals.countPrompt(got);
     await inputs.onFetched?.(got);
     options.onEvent?.({ type: 'prompt', name, done: ++done, total: names.length, fetched: true });
     return [got];
-  });
+  };
+  for (const name of names) pool.add(() => resolveOne(name));
+  const fetched = await pool.finish();
   return { next: previous, fetched: fetched.flat(), kept, partial: false };
 }

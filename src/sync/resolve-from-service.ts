@@ -9,10 +9,11 @@ import { readLockedSnapshot } from '../store/read-store.js';
 import type { Prompt, PromptSummary } from '../types.js';
 import { editDistance } from '../util/edit-distance.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
-import { promptPool } from './for-each-prompt.js';
+import { clientPool } from './for-each-prompt.js';
 import { readListing } from './list-names.js';
 import { exactSelector } from './merge-resolution.js';
 import { namedTargets, targetsOf } from './resolve-targets.js';
+import { RunTotals } from './run-totals.js';
 import type { FetchedPrompt, ResolvedPrompts, ReusableFile, SyncClient, SyncInputs, Target } from './types.js';
 
 function isPinnedAndLocked(target: Target, locked: LockEntry | undefined): boolean {
@@ -63,7 +64,8 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
   const known = named ?? wanted.exact;
   const streams = needsList || known.some(provable);
 
-  const pool = promptPool<Resolved>(Math.max(1, config.concurrency - (streams ? 1 : 0)));
+  const totals = new RunTotals(config.limits);
+  const pool = clientPool<Resolved>(connect, streams);
   const waiting = new Map<string, Target>();
   let total = 0;
   let done = 0;
@@ -78,7 +80,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
   const listed = () =>
     (listing ??= (async () => {
       options.onEvent?.({ type: 'phase', phase: 'list' });
-      const client = await connect();
+      const client = await pool.client();
       const names = new Set<string>();
       for await (const page of client.listPages ? client.listPages() : wholeList(client)) {
         const { names: pageNames, versions } = readListing(page, config.workspace);
@@ -128,7 +130,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
       }
       // The list was only a proof: what it did not prove is fetched.
     }
-    pool.setLimit(config.concurrency);
+    pool.listEnded();
     for (const target of waiting.values()) schedule(target, undefined);
     waiting.clear();
     if (needsList) options.onEvent?.({ type: 'phase', phase: 'fetch', total });
@@ -166,7 +168,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
     const reusable: ReadonlyMap<string, ReusableFile> =
       withFiles && locked ? await reusableFiles(view, config.snapshotsDir, locked) : new Map();
     try {
-      const fetched = await fetchPrompt(await connect(), target.name, target.selector, {
+      const fetched = await fetchPrompt(totals.watch(await pool.client()), target.name, target.selector, {
         withFiles,
         reusable,
         limits: config.limits,
@@ -174,6 +176,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
         stager: inputs.stager,
         ...(isHeld ? { exactVersion: exactSelector(locked!.version) } : {}),
       });
+      totals.countPrompt(fetched);
       await inputs.onFetched?.(fetched);
       options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total, fetched: true });
       return { name: target.name, entry: fetched.entry, fetched };

@@ -36,6 +36,8 @@ export interface SyncClient {
   /** A download written to `sink` as it arrives (a staged file), never held whole in memory. */
   downloadFileTo(url: string, options: { maxBytes: number; expectedSize?: number }, sink: BodySink): Promise<number>;
   readonly stats: { requests: number; retries: number; status429: number; waitedMs: number };
+  /** Requests it sends at once: the resolvers run as many prompts at a time (src/sync/for-each-prompt.ts). */
+  readonly concurrency: number;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ export type SyncEvent =
 
 export interface SyncOptions {
   config: ResolvedConfig;
-  /** Opens the service client; called only when a request is needed. */
+  /** Opens the service client (sending nothing): once per run, which reads its `concurrency`. */
   connect: () => Promise<SyncClient>;
   /** Restrict the sync to these prompts (names from the config, with or without selector). */
   names?: readonly string[];

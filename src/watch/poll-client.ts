@@ -67,6 +67,7 @@ export function pollClient(options: PollClientOptions): SyncClient {
     get stats() {
       return service.stats;
     },
+    concurrency: service.concurrency,
     close: async () => {},
   };
 }

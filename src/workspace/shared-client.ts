@@ -1,11 +1,12 @@
 /**
- * One service client for every app of a `--recursive` run (README, "Monorepos"): apps that talk
- * to the same service with the same key, timeout and limits share one client, hence one
- * concurrency bound and one rate-limit pacer (docs/local-service.md, rate limits). On top of it a
+ * One service client for every app of a `--recursive` run (README, "Monorepos"): apps that ask
+ * for the same client options (service, key, concurrency, timeout, limits: `clientKey`) share one
+ * client, hence one concurrency bound and one rate-limit pacer (docs/local-service.md, rate limits). On top of it a
  * per-run cache: the list is fetched once, and each prompt once per exact package name asked for
  * (`@ws/pkg:v3`, or a floating `@ws/pkg:latest` resolved once for the whole run), however many
  * apps need it.
  */
+import { clientKey } from '../api/client-options.js';
 import type { ResolvedConfig } from '../config/types.js';
 import type { SyncClient } from '../sync/types.js';
 import type { Prompt, PromptSummary } from '../types.js';
@@ -35,7 +36,7 @@ interface Shared {
 export function createSharedClients(open: OpenClient): SharedClients {
   const byService = new Map<string, Shared>();
   const shared = (config: ResolvedConfig): Shared => {
-    const key = JSON.stringify([config.baseUrl, config.apiKey ?? '', config.timeout, config.limits]);
+    const key = clientKey(config);
     let entry = byService.get(key);
     if (!entry) {
       entry = {

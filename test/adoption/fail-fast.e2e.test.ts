@@ -98,7 +98,7 @@ describe('fail fast', () => {
       const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
       const run = await runBuiltCli(['sync'], { cwd: await project(url), env: { PROMPTLOCK_API_KEY: SERVER_KEY } });
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`error: ${url} is not a prompt service: POST /v1/prompts/get answered an HTML page.`);
+      expect(run.stderr).toContain(`error: ${url} is not a prompt service (answered 200, text/html).`);
       expect(run.stderr.match(/is not a prompt service/g)).toHaveLength(1);
     } finally {
       await new Promise<void>((resolve) => page.close(() => resolve()));

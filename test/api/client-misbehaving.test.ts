@@ -146,18 +146,21 @@ describe('invalid bodies', () => {
 });
 
 describe('connections', () => {
-  it('reports an unreachable service after retrying', async () => {
+  it.each([
+    ['a literal loopback address: at once, nothing listens on this machine', '127.0.0.1', 1],
+    ['a name (localhost): after retrying, like any other network error', 'localhost', 2],
+  ])('reports a refused connection to %s', async (_name, host, requests) => {
     // A port that was just free: nothing listens there.
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, retries: 1, backoffBaseMs: 1 });
+    const client = createClient({ baseUrl: `http://${host}:${port}`, apiKey: KEY, retries: 1, backoffBaseMs: 1 });
     try {
       const error = await caught(client.health());
       expect(error).toMatchObject({ code: 'network' });
-      expect(error.message).toBe(`Could not reach the prompt service at http://127.0.0.1:${port}: ECONNREFUSED.`);
-      expect(client.stats.requests).toBe(2);
+      expect(error.message).toBe(`Could not reach the prompt service at http://${host}:${port}: ECONNREFUSED.`);
+      expect(client.stats.requests).toBe(requests);
       expect(everythingOf(error)).not.toContain(KEY);
     } finally {
       await client.close();

@@ -4,7 +4,6 @@ import { ConcurrencyLimiter } from '../../src/api/concurrency-limiter.js';
 import { createClient } from '../../src/api/index.js';
 import { RateLimitPacer, RESET_MARGIN_MS, readRateLimit } from '../../src/api/rate-limit-pacer.js';
 import { ConfigError } from '../../src/errors.js';
-import { withService } from './helpers.js';
 
 describe('backoffDelay', () => {
   const table: [string, { attempt: number; random: number }, number][] = [
@@ -167,29 +166,5 @@ describe('createClient', () => {
   it.each(['http://127.0.0.1:1', 'http://localhost:1', 'http://[::1]:1', 'https://api.example.com'])('accepts %s', async (baseUrl) => {
     const client = createClient({ baseUrl, apiKey: key });
     await client.close();
-  });
-});
-
-describe("undici's classes", () => {
-  it('come from its index when a 7.x release has moved the files loaded directly, and still send requests', async () => {
-    const { createRequire } = await import('node:module');
-    const { undici } = await import('../../src/api/service-transport.js');
-    const real = createRequire(import.meta.url);
-    const moved = (id: string) => {
-      if (id.startsWith('undici/lib/')) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
-      return real(id);
-    };
-    const { Pool } = undici(moved);
-    expect(Pool).toBe((real('undici') as { Pool: unknown }).Pool);
-    await withService({}, async (server) => {
-      const pool = new Pool(server.url);
-      try {
-        const answer = await pool.request({ method: 'GET', path: '/v1/health' });
-        expect(answer.statusCode).toBe(200);
-        await answer.body.dump();
-      } finally {
-        await pool.close();
-      }
-    });
   });
 });

@@ -44,6 +44,7 @@ async function recordingClient(config: ResolvedConfig, asked: string[]): Promise
     get stats() {
       return client.stats;
     },
+    concurrency: client.concurrency,
     close: () => client.close(),
   };
 }
