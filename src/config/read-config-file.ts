@@ -8,6 +8,7 @@ import { ConfigError } from '../errors.js';
 import { findKeyIn } from '../secrets.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
 import { VERSION } from '../version.js';
+import { rejectConflictMarkers } from './config-conflict.js';
 import { defineConfig } from './define-config.js';
 import { rejectApiKey } from './reject-api-key.js';
 
@@ -76,7 +77,16 @@ async function explorer() {
     searchStrategy: 'project',
     // Watch mode reloads the same file: never serve a stale result.
     cache: false,
-    loaders: { '.ts': loadModule, '.mts': loadModule, '.js': loadModule, '.mjs': loadModule, '.json': defaultLoaders['.json'] },
+    loaders: {
+      '.ts': loadModule,
+      '.mts': loadModule,
+      '.js': loadModule,
+      '.mjs': loadModule,
+      '.json': (filepath: string, content: string) => {
+        rejectConflictMarkers(filepath, content);
+        return defaultLoaders['.json'](filepath, content);
+      },
+    },
   });
 }
 
@@ -125,6 +135,7 @@ async function readDirect(filepath: string, explicit: boolean): Promise<SearchRe
     if (!explicit && (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'EACCES')) return null;
     return UNSURE;
   }
+  rejectConflictMarkers(filepath, content);
   let config: unknown;
   if (content.trim() === '') {
     config = undefined;
@@ -337,6 +348,7 @@ function codeFrame(text: string, line: number, column: number): string | undefin
  * without jiti (README, "Performance").
  */
 const loadModule: Loader = async (filepath, content) => {
+  rejectConflictMarkers(filepath, content);
   const plain = await loadPlainConfig(content);
   if (plain.ok) return plain.value;
   const cached = await loadCachedConfig(filepath, content);
