@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseEnv } from 'node:util';
 import { ConfigError } from '../errors.js';
 import { apiKeyFromEnv } from '../secrets.js';
 import { WORK_DIR_NAME } from '../store/work-dir.js';
@@ -8,6 +6,7 @@ import { BASE_URL_ALLOWED, baseUrlProblem } from './base-url.js';
 import { ConfigConflictError } from './config-conflict.js';
 import { describeValue } from './describe-value.js';
 import type { ConfigConflictResolution } from './edit/resolve-conflict.js';
+import { withEnvFiles } from './env-files.js';
 import { parseUserConfig } from './parse-user-config.js';
 import { readConfigFile } from './read-config-file.js';
 import { rejectApiKey } from './reject-api-key.js';
@@ -111,31 +110,6 @@ function requireInsideProject(option: string, value: string, resolved: string, r
       hint: `Use a path inside the project (relative to ${rootDir}), such as ${option === 'snapshots' ? '"prompts"' : option === 'lockfile' ? '"prompts.lock.json"' : '"src/generated/prompts.ts"'}.`,
     },
   );
-}
-
-/** Files of variables read from the project root, later ones winning (docs: README, Configuration). */
-const ENV_FILES = ['.env', '.env.local'] as const;
-
-/**
- * The environment with the variables of `.env` and `.env.local` at the project root filled in,
- * parsed as Node's own `process.loadEnvFile` does (`util.parseEnv`). The real environment wins,
- * and `process.env` is left untouched.
- */
-function withEnvFiles(rootDir: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const fromFiles: Record<string, string> = {};
-  for (const name of ENV_FILES) {
-    const file = path.join(rootDir, name);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    Object.assign(fromFiles, parseEnv(text));
-  }
-  const merged: NodeJS.ProcessEnv = { ...env };
-  for (const [key, value] of Object.entries(fromFiles)) if (merged[key] === undefined) merged[key] = value;
-  return merged;
 }
 
 function baseUrlFromEnv(env: NodeJS.ProcessEnv): string | undefined {
