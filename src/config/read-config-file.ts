@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../util/write-file-atomic.js';
 import { VERSION } from '../version.js';
 import { rejectConflictMarkers } from './config-conflict.js';
 import { defineConfig } from './define-config.js';
+import { jsonProblem } from './json-location.js';
 import { rejectApiKey } from './reject-api-key.js';
 
 /** Where cosmiconfig looks in each folder, first match wins (README.md, "Configuration"). */
@@ -190,7 +191,7 @@ async function settle(run: () => Promise<SearchResult>, filepath: string | undef
       .trim();
     const at = path.isAbsolute(where) ? await locate(error, where) : undefined;
     const place = at ? `${where}:${at.line}:${at.column}` : where;
-    throw new ConfigError(`Could not load config file ${place}: ${reason}${at?.frame ? `\n${at.frame}` : ''}`, {
+    throw new ConfigError(`Could not load config file ${place}: ${at?.reason ?? reason}${at?.frame ? `\n${at.frame}` : ''}`, {
       cause: error,
       hint: 'Fix the file so it runs on its own and has a default export (export default defineConfig({ … })).',
     });
@@ -201,6 +202,8 @@ interface Location {
   line: number;
   column: number;
   frame: string | undefined;
+  /** Said instead of the loader's reason (a JSON text nested too deep). */
+  reason: string | undefined;
 }
 
 /**
@@ -217,10 +220,12 @@ async function locate(error: unknown, filepath: string): Promise<Location | unde
   }
   let line: number | undefined;
   let column: number | undefined;
+  let reason: string | undefined;
   if (filepath.endsWith('.json')) {
-    const start = jsonErrorOffset(text);
-    if (start !== undefined) {
-      const before = text.slice(0, start).split('\n');
+    const problem = await jsonProblem(text);
+    if (problem !== undefined) {
+      reason = problem.reason;
+      const before = text.slice(0, problem.offset).split('\n');
       line = before.length;
       column = before[before.length - 1]!.length + 1;
     }
@@ -239,102 +244,31 @@ async function locate(error: unknown, filepath: string): Promise<Location | unde
   // jiti's wrapper shares the first line of transpiled code: a column past the end points nowhere.
   const shown = text.split(/\r?\n/)[line - 1];
   if (shown !== undefined && column > shown.length) column = shown.search(/\S|$/) + 1;
-  return { line, column, frame: codeFrame(text, line, column) };
+  return { line, column, frame: codeFrame(text, line, column), reason };
 }
+
+/** Characters of a long line shown before the column in a code frame (and half as many after). */
+const FRAME_WIDTH = 80;
 
 /**
- * Offset of the first syntax error in a JSON text (Node 20's JSON.parse does not say where), by
- * a strict recursive-descent pass. Undefined when the text is valid.
+ * Two lines before, the line itself with a caret under the column, one line after. A long line
+ * (a minified or deeply nested file) is cut to a window around the column, marked with "…".
  */
-function jsonErrorOffset(text: string): number | undefined {
-  let i = 0;
-  const fail = (): never => {
-    throw i;
-  };
-  const space = () => {
-    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
-  };
-  const literal = (word: string): void => {
-    if (!text.startsWith(word, i)) fail();
-    i += word.length;
-  };
-  const string = () => {
-    if (text[i] !== '"') fail();
-    i++;
-    while (i < text.length && text[i] !== '"') {
-      if (text.charCodeAt(i) < 0x20) fail();
-      i += text[i] === '\\' ? 2 : 1;
-    }
-    if (i >= text.length) fail();
-    i++;
-  };
-  const value = (): void => {
-    space();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      space();
-      if (text[i] === '}') return void i++;
-      for (;;) {
-        space();
-        string();
-        space();
-        if (text[i] !== ':') fail();
-        i++;
-        value();
-        space();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') return void i++;
-        else fail();
-      }
-    }
-    if (c === '[') {
-      i++;
-      space();
-      if (text[i] === ']') return void i++;
-      for (;;) {
-        value();
-        space();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') return void i++;
-        else fail();
-      }
-    }
-    if (c === '"') {
-      string();
-      return;
-    }
-    if (c === 't') return void literal('true');
-    if (c === 'f') return void literal('false');
-    if (c === 'n') return void literal('null');
-    const number = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i));
-    if (!number) fail();
-    i += number![0].length;
-  };
-  try {
-    if (text.charCodeAt(0) === 0xfeff) i = 1;
-    value();
-    space();
-    if (i < text.length) fail();
-    return undefined;
-  } catch (offset) {
-    if (typeof offset === 'number') return offset;
-    throw offset;
-  }
-}
-
-/** Two lines before, the line itself with a caret under the column, one line after. */
 function codeFrame(text: string, line: number, column: number): string | undefined {
   const lines = text.split(/\r?\n/);
   if (line < 1 || line > lines.length) return undefined;
   const first = Math.max(1, line - 2);
   const last = Math.min(lines.length, line + 1);
   const width = String(last).length;
+  const from = Math.max(0, column - 1 - FRAME_WIDTH);
+  const clip = (shown: string) =>
+    `${from > 0 ? '…' : ''}${shown.slice(from, column - 1 + FRAME_WIDTH / 2)}${shown.length > column - 1 + FRAME_WIDTH / 2 ? '…' : ''}`;
   const out: string[] = [];
   for (let n = first; n <= last; n++) {
     const gutter = `${n === line ? '>' : ' '} ${String(n).padStart(width)} | `;
-    out.push(`${gutter}${lines[n - 1]}`.trimEnd());
-    if (n === line) out.push(`  ${' '.repeat(width)} | ${lines[n - 1]!.slice(0, column - 1).replace(/[^\t]/g, ' ')}^`);
+    out.push(`${gutter}${clip(lines[n - 1]!)}`.trimEnd());
+    if (n === line)
+      out.push(`  ${' '.repeat(width)} | ${(from > 0 ? ' ' : '') + lines[n - 1]!.slice(from, column - 1).replace(/[^\t]/g, ' ')}^`);
   }
   return out.join('\n');
 }
