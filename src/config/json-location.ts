@@ -8,7 +8,7 @@
 import type { ParseError } from 'jsonc-parser';
 
 /** Deeper than any config: `limits` is the deepest option, at two levels. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 export interface JsonProblem {
   /** Offset of the problem in the text. */
