@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ConfigConflictResolution } from '../config/edit/resolve-conflict.js';
 import { loadConfig } from '../config/index.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { pluralise } from '../util/pluralise.js';
@@ -15,22 +16,22 @@ export async function loadCommandConfig(ctx: CommandContext, options: { resolveC
     env: ctx.io.env,
     ...(options.resolveConflict
       ? {
-          onConflictResolved: (r) => {
-            const where = path.relative(ctx.io.cwd, r.configPath) || r.configPath;
-            const parts = [
-              r.added.length > 0 ? `added ${r.added.join(', ')} from the other branch` : '',
-              r.duplicates.length > 0 ? `kept ${r.duplicates.join(', ')} once (on both sides)` : '',
-              r.removed.length > 0 ? `removed ${r.removed.join(', ')} (removed on one side)` : '',
-            ].filter((part) => part !== '');
-            // stderr even with --json: stdout carries the one summary.
-            ctx.logger.warn(
-              `Merged the git conflict in ${where} (${pluralise(r.hunks, 'conflict')}): kept both sides' prompt entries${parts.length > 0 ? `; ${parts.join('; ')}` : ''}. Review it and commit it with the merge.`,
-            );
-          },
+          onConflictResolved: (resolution) => ctx.logger.warn(describeConflictResolution(resolution, ctx.io.cwd)),
         }
       : {}),
   });
   // A key from the project's .env files is as secret as one from the environment.
   ctx.logger.addSecret(config.apiKey);
   return config;
+}
+
+/** What sync says (on stderr, even with --json: stdout carries the one summary) after resolving a conflicted config. */
+export function describeConflictResolution(r: ConfigConflictResolution, cwd: string): string {
+  const where = path.relative(cwd, r.configPath) || r.configPath;
+  const parts = [
+    r.added.length > 0 ? `added ${r.added.join(', ')} from the other branch` : '',
+    r.duplicates.length > 0 ? `kept ${r.duplicates.join(', ')} once (on both sides)` : '',
+    r.removed.length > 0 ? `removed ${r.removed.join(', ')} (removed on one side)` : '',
+  ].filter((part) => part !== '');
+  return `Merged the git conflict in ${where} (${pluralise(r.hunks, 'conflict')}): kept both sides' prompt entries${parts.length > 0 ? `; ${parts.join('; ')}` : ''}. Review it and commit it with the merge.`;
 }

@@ -6,6 +6,7 @@
  * Apps whose stores overlap are refused before any runs.
  */
 import path from 'node:path';
+import type { ConfigConflictResolution } from '../config/edit/resolve-conflict.js';
 import { loadConfig } from '../config/load-config.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { ConfigError } from '../errors.js';
@@ -26,6 +27,8 @@ export interface RunWorkspaceOptions<T> {
   /** Called when an app has run (the CLI reports a failure at once, under its heading). */
   onOutcome?: (outcome: AppOutcome<T>) => void;
   run: (app: WorkspaceApp, config: ResolvedConfig, connect: () => Promise<SyncClient>) => Promise<T>;
+  /** Set by sync: an app's config with git conflict markers in its prompts list is resolved (see loadConfig). */
+  onConflictResolved?: (app: WorkspaceApp, resolution: ConfigConflictResolution) => void;
 }
 
 export interface WorkspaceRun<T> {
@@ -42,7 +45,14 @@ export async function runWorkspace<T>(options: RunWorkspaceOptions<T>): Promise<
   for (const app of workspace.apps) {
     try {
       // From the root, so a message names the file as apps/a/prompts.config.json.
-      const config = await loadConfig({ cwd: workspace.root, configPath: app.configPath, ...(options.env ? { env: options.env } : {}) });
+      const config = await loadConfig({
+        cwd: workspace.root,
+        configPath: app.configPath,
+        ...(options.env ? { env: options.env } : {}),
+        ...(options.onConflictResolved
+          ? { onConflictResolved: (r: ConfigConflictResolution) => options.onConflictResolved?.(app, r) }
+          : {}),
+      });
       loaded.set(app, { config });
     } catch (error) {
       loaded.set(app, { error });
