@@ -3,7 +3,9 @@ import { ConfigError } from '../errors.js';
 import { apiKeyFromEnv } from '../secrets.js';
 import { WORK_DIR_NAME } from '../store/work-dir.js';
 import { BASE_URL_ALLOWED, baseUrlProblem } from './base-url.js';
+import { ConfigConflictError } from './config-conflict.js';
 import { describeValue } from './describe-value.js';
+import type { ConfigConflictResolution } from './edit/resolve-conflict.js';
 import { withEnvFiles } from './env-files.js';
 import { parseUserConfig } from './parse-user-config.js';
 import { readConfigFile } from './read-config-file.js';
@@ -17,6 +19,12 @@ export interface LoadConfigOptions {
   configPath?: string;
   /** Source of PROMPTLOCK_API_KEY / BAYT_API_KEY / PROMPTLOCK_BASE_URL. @default process.env */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Set by `sync`: a config with git conflict markers inside its prompts list is resolved (both
+   * sides' entries kept, src/config/edit/resolve-conflict.ts) and this is told what was done.
+   * Without it such a config is a ConfigConflictError.
+   */
+  onConflictResolved?: (resolution: ConfigConflictResolution) => void;
 }
 
 /**
@@ -25,7 +33,7 @@ export interface LoadConfigOptions {
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const cwd = path.resolve(options.cwd);
-  const file = await readConfigFile(cwd, options.configPath);
+  const file = await readResolvingConflict(cwd, options);
   if (!file) {
     // Syncing "every prompt" into wherever one happens to stand is never what was meant.
     throw new ConfigError(`no prompts.config.* found from ${cwd}; run \`promptlock init\`.`, {
@@ -67,6 +75,17 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     limits: parsed.limits,
     apiKey: apiKeyFromEnv(env),
   };
+}
+
+async function readResolvingConflict(cwd: string, options: LoadConfigOptions) {
+  try {
+    return await readConfigFile(cwd, options.configPath);
+  } catch (error) {
+    if (!(error instanceof ConfigConflictError) || !options.onConflictResolved) throw error;
+    const { resolveConfigConflict } = await import('./edit/resolve-conflict.js');
+    options.onConflictResolved(await resolveConfigConflict(error.filepath));
+    return readConfigFile(cwd, error.filepath);
+  }
 }
 
 /**

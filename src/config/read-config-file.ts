@@ -1,15 +1,18 @@
-import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
+/**
+ * Finding and loading `prompts.config.*` (README, "Configuration"), the way GraphQL Codegen's CLI
+ * does it: cosmiconfig searches from the working directory up to the nearest package.json folder,
+ * jiti loads TypeScript and ES module configs, and JSON is parsed here so that an error can say
+ * where (src/config/config-load-error.ts). Both libraries are imported on first use; the only
+ * cache is jiti's own, inside node_modules (below).
+ */
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Loader } from 'cosmiconfig';
 import { ConfigError } from '../errors.js';
-import { findKeyIn } from '../secrets.js';
-import { writeFileAtomic } from '../util/write-file-atomic.js';
-import { VERSION } from '../version.js';
+import { foldersUp } from '../util/folders-up.js';
+import { rejectConflictMarkers } from './config-conflict.js';
+import { describeLoadError } from './config-load-error.js';
 import { defineConfig } from './define-config.js';
-import { rejectApiKey } from './reject-api-key.js';
 
 /** Where cosmiconfig looks in each folder, first match wins (README.md, "Configuration"). */
 export const CONFIG_FILE_NAMES = [
@@ -21,439 +24,99 @@ export const CONFIG_FILE_NAMES = [
   'prompts.config.json',
 ] as const;
 
+const EXTENSIONS = ['.ts', '.mts', '.js', '.mjs', '.json'];
+
 export interface ConfigFile {
   filepath: string;
   /** What the file exported (its default export), before validation. */
   config: unknown;
 }
 
-/** What cosmiconfig answers, and what the direct path below answers in its place. */
-type SearchResult = { config: unknown; filepath: string; isEmpty?: boolean } | null;
-
 /**
  * Finds the config from `cwd` upward (stopping at the nearest package.json folder), or loads
  * `configPath` (relative to `cwd`). Returns undefined when no config exists.
  */
 export async function readConfigFile(cwd: string, configPath?: string): Promise<ConfigFile | undefined> {
-  if (configPath !== undefined) {
-    const filepath = path.resolve(cwd, configPath);
-    if (!existsSync(filepath) || !statSync(filepath).isFile()) {
-      throw new ConfigError(`Config file not found: ${filepath}.`, {
-        hint: `Check --config, or run \`promptlock init\` to create ${CONFIG_FILE_NAMES[1]}.`,
-      });
-    }
-    const extension = path.extname(filepath);
-    if (!['.ts', '.mts', '.js', '.mjs', '.json'].includes(extension)) {
-      throw new ConfigError(`Cannot load config file ${filepath}: unsupported extension "${extension}".`, {
-        hint: 'Use a .ts, .mts, .js, .mjs or .json file, or a "promptlock" key in package.json.',
-      });
-    }
-    return settle(
-      async () => {
-        const direct = path.basename(filepath) === 'package.json' ? UNSURE : await readDirect(filepath, true);
-        return direct !== UNSURE ? direct : (await explorer()).load(filepath);
-      },
-      filepath,
-      true,
-    );
+  const filepath = configPath === undefined ? undefined : path.resolve(cwd, configPath);
+  if (filepath !== undefined) checkNamedFile(filepath);
+  const explorer = await createExplorer();
+  try {
+    const result = filepath === undefined ? await explorer.search(cwd) : await explorer.load(filepath);
+    // A named file that exports nothing (or a package.json without the key) is a config of defaults.
+    if (!result) return filepath === undefined ? undefined : { filepath, config: {} };
+    return { filepath: result.filepath, config: result.isEmpty || result.config === null ? {} : result.config };
+  } catch (error) {
+    throw await describeLoadError(error, filepath);
   }
-  return settle(
-    async () => {
-      const direct = await searchDirect(path.resolve(cwd));
-      return direct !== UNSURE ? direct : (await explorer()).search(cwd);
-    },
-    undefined,
-    false,
-  );
 }
 
-/** cosmiconfig set up as the search above mirrors; imported only when that search is unsure. */
-async function explorer() {
-  const { cosmiconfig, defaultLoaders } = await import('cosmiconfig');
+function checkNamedFile(filepath: string): void {
+  if (!existsSync(filepath) || !statSync(filepath).isFile()) {
+    throw new ConfigError(`Config file not found: ${filepath}.`, {
+      hint: `Check --config, or run \`promptlock init\` to create ${CONFIG_FILE_NAMES[1]}.`,
+    });
+  }
+  const extension = path.extname(filepath);
+  if (!EXTENSIONS.includes(extension)) {
+    throw new ConfigError(`Cannot load config file ${filepath}: unsupported extension "${extension}".`, {
+      hint: 'Use a .ts, .mts, .js, .mjs or .json file, or a "promptlock" key in package.json.',
+    });
+  }
+}
+
+async function createExplorer() {
+  const { cosmiconfig } = await import('cosmiconfig');
   return cosmiconfig('promptlock', {
     searchPlaces: [...CONFIG_FILE_NAMES],
     packageProp: 'promptlock',
     searchStrategy: 'project',
     // Watch mode reloads the same file: never serve a stale result.
     cache: false,
-    loaders: { '.ts': loadModule, '.mts': loadModule, '.js': loadModule, '.mjs': loadModule, '.json': defaultLoaders['.json'] },
+    loaders: { '.ts': loadModule, '.mts': loadModule, '.js': loadModule, '.mjs': loadModule, '.json': loadJson },
   });
 }
 
-/** The direct path cannot answer exactly as cosmiconfig would: cosmiconfig decides (and reports). */
-const UNSURE = Symbol('unsure');
-
-/**
- * cosmiconfig's search (`searchStrategy: 'project'`), done directly: in each folder from `cwd` up,
- * the search places in order, an empty file or a package.json without a "promptlock" key skipped;
- * the search ends in the first folder holding a package.json (or package.yaml). It spares loading
- * cosmiconfig and its JSON parser with every command (README, "Performance"). Anything it does not
- * mirror exactly — a cosmiconfig meta config where the process runs, invalid JSON (whose error
- * cosmiconfig words), a `$import` key — is UNSURE, and cosmiconfig searches as before.
- */
-async function searchDirect(cwd: string): Promise<SearchResult | typeof UNSURE> {
-  const processDir = process.cwd();
-  if (existsSync(path.join(processDir, '.config')) || existsSync(path.join(processDir, 'package.yaml'))) return UNSURE;
-  const processPackage = await readFile(path.join(processDir, 'package.json'), 'utf8').catch(() => undefined);
-  if (processPackage?.includes('"cosmiconfig"')) {
-    try {
-      if ((JSON.parse(processPackage) as { cosmiconfig?: unknown } | null)?.cosmiconfig !== undefined) return UNSURE;
-    } catch {
-      return UNSURE;
-    }
-  }
-  for (let dir = cwd; ; dir = path.dirname(dir)) {
-    for (const name of CONFIG_FILE_NAMES) {
-      const result = await readDirect(path.join(dir, name), false);
-      if (result !== null) return result;
-    }
-    if (existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, 'package.yaml'))) return null;
-    if (path.dirname(dir) === dir) return null;
-  }
-}
-
-/**
- * One file as cosmiconfig reads it: null when the search goes on past it (missing, unreadable,
- * empty, a package.json without the key), else its config.
- */
-async function readDirect(filepath: string, explicit: boolean): Promise<SearchResult | typeof UNSURE> {
-  let content: string;
-  try {
-    content = await readFile(filepath, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (!explicit && (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'EACCES')) return null;
-    return UNSURE;
-  }
-  let config: unknown;
-  if (content.trim() === '') {
-    config = undefined;
-  } else if (filepath.endsWith('.json')) {
-    try {
-      config = JSON.parse(content);
-    } catch {
-      return UNSURE;
-    }
-    if (path.basename(filepath) === 'package.json') {
-      if (config === null || typeof config !== 'object') return UNSURE;
-      config = (config as Record<string, unknown>).promptlock;
-      if (config === undefined || config === null) return null;
-    }
-  } else {
-    try {
-      config = await loadModule(filepath, content);
-    } catch (error) {
-      // cosmiconfig's search goes on past these codes whatever threw them, and marks a loader's
-      // error with its file, so the message names it.
-      const code = (error as NodeJS.ErrnoException | null)?.code;
-      if (!explicit && (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'EACCES')) return null;
-      if (error !== null && typeof error === 'object') (error as { filepath?: string }).filepath = filepath;
-      throw error;
-    }
-  }
-  if (config !== null && typeof config === 'object' && Object.hasOwn(config, '$import')) return UNSURE;
-  // cosmiconfig: an empty result is skipped by the search (and is a config of defaults when named);
-  // null goes on searching (and, named, is a config of defaults too: see settle).
-  if (config === null) return null;
-  if (config === undefined) return explicit ? { filepath, config: undefined, isEmpty: true } : null;
-  return { filepath, config };
-}
-
-async function settle(run: () => Promise<SearchResult>, filepath: string | undefined, explicit: boolean): Promise<ConfigFile | undefined> {
-  try {
-    const result = await run();
-    if (!result) {
-      // An explicit package.json without a "promptlock" key: that is a config of defaults.
-      return explicit && filepath ? { filepath, config: {} } : undefined;
-    }
-    return { filepath: result.filepath, config: result.isEmpty ? {} : result.config };
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    const where = (error as { filepath?: string }).filepath ?? filepath ?? 'the config file';
-    const lines = (error instanceof Error ? error.message : String(error)).split('\n');
-    // cosmiconfig's JSON errors say "JSON Error in <file>:" first and the reason after.
-    const first = /^JSON Error in /.test(lines[0]!) && lines[1] ? lines[1] : lines[0]!;
-    const reason = first
-      .replace(/^(?:Error: )?ParseError: /, '')
-      .replace(/ while parsing '.*'$/s, '')
-      .trim();
-    const at = path.isAbsolute(where) ? await locate(error, where) : undefined;
-    const place = at ? `${where}:${at.line}:${at.column}` : where;
-    throw new ConfigError(`Could not load config file ${place}: ${reason}${at?.frame ? `\n${at.frame}` : ''}`, {
-      cause: error,
-      hint: 'Fix the file so it runs on its own and has a default export (export default defineConfig({ … })).',
-    });
-  }
-}
-
-interface Location {
-  line: number;
-  column: number;
-  frame: string | undefined;
-}
-
-/**
- * Where in the config file a load failed: a syntax error's position (jiti puts `file:line:col` in
- * its message; JSON is re-parsed with TypeScript's JSON parser, which reports one), or the first
- * stack frame in the file for an error thrown while it ran. Undefined when nothing points into it.
- */
-async function locate(error: unknown, filepath: string): Promise<Location | undefined> {
-  let text: string;
-  try {
-    text = await readFile(filepath, 'utf8');
-  } catch {
-    return undefined;
-  }
-  let line: number | undefined;
-  let column: number | undefined;
-  if (filepath.endsWith('.json')) {
-    const start = jsonErrorOffset(text);
-    if (start !== undefined) {
-      const before = text.slice(0, start).split('\n');
-      line = before.length;
-      column = before[before.length - 1]!.length + 1;
-    }
-  } else {
-    const message = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error);
-    const escaped = filepath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const match = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(message);
-    if (match) {
-      line = Number(match[1]);
-      column = Number(match[2]);
-      // Babel's parse errors count columns from 0; stack frames from 1.
-      if (/ParseError/.test(message)) column += 1;
-    }
-  }
-  if (line === undefined || column === undefined) return undefined;
-  // jiti's wrapper shares the first line of transpiled code: a column past the end points nowhere.
-  const shown = text.split(/\r?\n/)[line - 1];
-  if (shown !== undefined && column > shown.length) column = shown.search(/\S|$/) + 1;
-  return { line, column, frame: codeFrame(text, line, column) };
-}
-
-/**
- * Offset of the first syntax error in a JSON text (Node 20's JSON.parse does not say where), by
- * a strict recursive-descent pass. Undefined when the text is valid.
- */
-function jsonErrorOffset(text: string): number | undefined {
-  let i = 0;
-  const fail = (): never => {
-    throw i;
-  };
-  const space = () => {
-    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
-  };
-  const literal = (word: string): void => {
-    if (!text.startsWith(word, i)) fail();
-    i += word.length;
-  };
-  const string = () => {
-    if (text[i] !== '"') fail();
-    i++;
-    while (i < text.length && text[i] !== '"') {
-      if (text.charCodeAt(i) < 0x20) fail();
-      i += text[i] === '\\' ? 2 : 1;
-    }
-    if (i >= text.length) fail();
-    i++;
-  };
-  const value = (): void => {
-    space();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      space();
-      if (text[i] === '}') return void i++;
-      for (;;) {
-        space();
-        string();
-        space();
-        if (text[i] !== ':') fail();
-        i++;
-        value();
-        space();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') return void i++;
-        else fail();
-      }
-    }
-    if (c === '[') {
-      i++;
-      space();
-      if (text[i] === ']') return void i++;
-      for (;;) {
-        value();
-        space();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') return void i++;
-        else fail();
-      }
-    }
-    if (c === '"') {
-      string();
-      return;
-    }
-    if (c === 't') return void literal('true');
-    if (c === 'f') return void literal('false');
-    if (c === 'n') return void literal('null');
-    const number = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i));
-    if (!number) fail();
-    i += number![0].length;
-  };
-  try {
-    if (text.charCodeAt(0) === 0xfeff) i = 1;
-    value();
-    space();
-    if (i < text.length) fail();
-    return undefined;
-  } catch (offset) {
-    if (typeof offset === 'number') return offset;
-    throw offset;
-  }
-}
-
-/** Two lines before, the line itself with a caret under the column, one line after. */
-function codeFrame(text: string, line: number, column: number): string | undefined {
-  const lines = text.split(/\r?\n/);
-  if (line < 1 || line > lines.length) return undefined;
-  const first = Math.max(1, line - 2);
-  const last = Math.min(lines.length, line + 1);
-  const width = String(last).length;
-  const out: string[] = [];
-  for (let n = first; n <= last; n++) {
-    const gutter = `${n === line ? '>' : ' '} ${String(n).padStart(width)} | `;
-    out.push(`${gutter}${lines[n - 1]}`.trimEnd());
-    if (n === line) out.push(`  ${' '.repeat(width)} | ${lines[n - 1]!.slice(0, column - 1).replace(/[^\t]/g, ' ')}^`);
-  }
-  return out.join('\n');
-}
+/** JSON configs and package.json: parsed by JSON.parse; where it failed is found on error. */
+const loadJson: Loader = (filepath, content) => {
+  rejectConflictMarkers(filepath, content);
+  return JSON.parse(content.replace(/^\uFEFF/, '')) as unknown;
+};
 
 /**
  * Loads .ts/.mts/.js/.mjs through jiti, so a TypeScript config can import other .ts files and
  * `import { defineConfig } from 'promptlock'` works even where the project has no
  * node_modules/promptlock (e.g. run through npx): that import is served from this very module.
- * A config that imports nothing but promptlock is transpiled once: the code is kept in the user's
- * cache folder (see configCachePath), keyed by the file's content, and later runs evaluate it
- * without jiti (README, "Performance").
+ * jiti keeps its transpiled code in the project's node_modules/.cache/jiti, beside the code the
+ * project already runs, never in a shared folder (its default without node_modules is the system's
+ * temporary folder, where anyone can plant a file under the name it computes): without
+ * node_modules, nothing is cached (docs/security.md, "Files on disk").
  */
 const loadModule: Loader = async (filepath, content) => {
-  const plain = await loadPlainConfig(content);
-  if (plain.ok) return plain.value;
-  const cached = await loadCachedConfig(filepath, content);
-  if (cached.ok) return cached.value;
-  // jiti costs ~0.1 s to import: load it only for configs that need it.
+  rejectConflictMarkers(filepath, content);
   const { createJiti } = await import('jiti');
   const promptlock = { defineConfig, default: { defineConfig } };
-  const jiti = createJiti(filepath, { moduleCache: false, interopDefault: true, virtualModules: { promptlock } });
-  const exported = await jiti.import<unknown>(filepath, { default: true });
-  const value = typeof exported === 'function' ? await (exported as () => unknown)() : exported;
-  await saveConfigCache(filepath, content, value, () =>
-    jiti.transform({ source: content, filename: filepath, ts: /\.m?ts$/.test(filepath), async: true }),
-  );
-  return value;
+  const jiti = createJiti(filepath, {
+    moduleCache: false,
+    fsCache: jitiCache(filepath),
+    interopDefault: false,
+    virtualModules: { promptlock },
+  });
+  const module = await jiti.import<Record<string, unknown>>(filepath);
+  // The default export (a config of only named exports is the namespace); `null` and nothing are
+  // what cosmiconfig skips.
+  const exported = module !== null && typeof module === 'object' && 'default' in module ? module.default : module;
+  return typeof exported === 'function' ? await (exported as () => unknown)() : exported;
 };
 
-/** Revision of the cached code's form: bump when the evaluation below changes. */
-const CONFIG_CACHE_REVISION = 1;
-/** How jiti's transpiled code asks for promptlock (the only import a cached config may have). */
-const JITI_PROMPTLOCK_IMPORT = /\bawait jitiImport\("promptlock"\)/g;
-/** Anything else that reaches outside the code itself: such configs are left to jiti every time. */
-const NEEDS_MODULES = /\bjiti\w*|\brequire\b|\bimport\b|\bmodule\b|__dirname|__filename/;
-
 /**
- * Where a config's cached code lives: in the user's cache folder (`$XDG_CACHE_HOME`, else
- * `~/.cache`), named after the config's path, never inside the project. A cache file committed to
- * a repository would be code that runs on every machine while reviewers read only the config
- * beside it (docs/security.md, "Files on disk"); outside the project, only this user's own runs
- * write it.
+ * node_modules/.cache/jiti of the nearest node_modules folder from the config's folder up to its
+ * project's (the nearest holding package.json or .git), or false: never one above the project.
  */
-function configCachePath(filepath: string): string {
-  const xdg = process.env.XDG_CACHE_HOME;
-  const home = xdg && path.isAbsolute(xdg) ? xdg : path.join(homedir(), '.cache');
-  return path.join(home, 'promptlock', 'config', `${createHash('sha256').update(filepath).digest('base64url')}.js`);
-}
-
-/** The first line of the cache file: the cache's revision and a digest of promptlock's version and the config's path and content. */
-function configCacheKey(filepath: string, content: string): string {
-  const digest = createHash('sha256').update(`${VERSION}\0${filepath}\0${content}`).digest('base64url');
-  return `// promptlock config cache ${CONFIG_CACHE_REVISION} ${digest}`;
-}
-
-/**
- * The config evaluated from its cached transpiled code, or `{ ok: false }` when there is no cache
- * for this content, or the cache is damaged, or the code throws (jiti then loads the file and
- * reports the error as it always has).
- */
-async function loadCachedConfig(filepath: string, content: string): Promise<{ ok: true; value: unknown } | { ok: false }> {
-  const text = await readFile(configCachePath(filepath), 'utf8').catch(() => undefined);
-  const key = configCacheKey(filepath, content);
-  if (!text?.startsWith(`${key}\n`)) return { ok: false };
-  try {
-    const run = new AsyncFunction('exports', 'jitiImport', `${text.slice(key.length + 1)}\n;return exports;`);
-    const exports = (await run({}, async (name: string) => {
-      if (name !== 'promptlock') throw new Error(`unexpected import ${name}`);
-      return { defineConfig, default: { defineConfig } };
-    })) as Record<string, unknown>;
-    const exported = 'default' in exports ? exports.default : exports;
-    return { ok: true, value: typeof exported === 'function' ? await (exported as () => unknown)() : exported };
-  } catch {
-    return { ok: false };
+function jitiCache(filepath: string): string | false {
+  const projectRoot = (dir: string) => existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, '.git'));
+  for (const dir of foldersUp(path.dirname(filepath), { stopAfter: projectRoot })) {
+    const modules = path.join(dir, 'node_modules');
+    if (existsSync(modules) && lstatSync(modules).isDirectory()) return path.join(modules, '.cache', 'jiti');
   }
-}
-
-/**
- * Keeps the transpiled code of a config that needs no module but promptlock. Never a config that
- * holds an API key (refused on load anyway; the cache holds code, never a value of the environment
- * or of .env files). Best effort: a folder that cannot be written only means no cache.
- */
-async function saveConfigCache(filepath: string, content: string, value: unknown, transform: () => string): Promise<void> {
-  try {
-    if (findKeyIn(content)) return;
-    rejectApiKey(value, filepath);
-    const code = transform();
-    if (NEEDS_MODULES.test(code.replace(JITI_PROMPTLOCK_IMPORT, ''))) return;
-    await mkdir(path.dirname(configCachePath(filepath)), { recursive: true });
-    await writeFileAtomic(configCachePath(filepath), `${configCacheKey(filepath, content)}\n${code}`);
-  } catch {
-    // No cache: the next run transpiles again.
-  }
-}
-
-/** `import { defineConfig } from 'promptlock'` (or `import type …`) on a line of its own. */
-const PROMPTLOCK_IMPORT =
-  /^[ \t]*import[ \t]+(?:type[ \t]+)?\{[ \t]*(?:type[ \t]+)?defineConfig[ \t]*\}[ \t]*from[ \t]*(['"])promptlock\1[ \t]*;?[ \t]*$/m;
-/** Anything that needs a module system or the file's own location: such configs go through jiti. */
-const NEEDS_JITI =
-  /\bimport\b|\brequire\b|\bexport\b(?![ \t]+default\b)|__dirname|__filename|\bdefineConfig[ \t]*=|\b__promptlockDefault\b/;
-const AsyncFunction = (async () => undefined).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<unknown>;
-
-/**
- * The fast path for the usual config (the one `promptlock init` writes): plain JavaScript whose
- * only import is `defineConfig` from promptlock, evaluated directly as a strict async function
- * instead of through jiti (~0.1 s of start-up; README, "Performance"). Anything else — TypeScript
- * syntax, other imports, `import.meta`, a failure while it runs — is `{ ok: false }`, and jiti
- * loads the file as before (so errors are reported exactly as before).
- */
-export async function loadPlainConfig(content: string): Promise<{ ok: true; value: unknown } | { ok: false }> {
-  const imports = content.match(new RegExp(PROMPTLOCK_IMPORT.source, 'gm')) ?? [];
-  if (imports.length > 1) return { ok: false };
-  // Blanked, not removed, so line numbers stay those of the file.
-  const body = imports.length === 1 ? content.replace(PROMPTLOCK_IMPORT, '') : content;
-  const exports = body.match(/\bexport[ \t]+default\b/g) ?? [];
-  if (exports.length !== 1 || NEEDS_JITI.test(body.replace(/\bexport[ \t]+default\b/, ''))) return { ok: false };
-  let run: (...values: unknown[]) => Promise<unknown>;
-  try {
-    run = new AsyncFunction(
-      'defineConfig',
-      `"use strict";let __promptlockDefault;\n${body.replace(/\bexport[ \t]+default\b/, '__promptlockDefault =')}\n;return __promptlockDefault;`,
-    );
-  } catch {
-    return { ok: false }; // not plain JavaScript (TypeScript syntax): jiti transpiles it
-  }
-  try {
-    const exported = await run(defineConfig);
-    return { ok: true, value: typeof exported === 'function' ? await (exported as () => unknown)() : exported };
-  } catch {
-    return { ok: false };
-  }
+  return false;
 }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { decodeLockfile, type Lockfile } from '../store/lockfile-format.js';
+import { foldersUp } from '../util/folders-up.js';
 import { DEFAULT_BUDGET_SHARE, DEFAULT_LIMIT_PER_MINUTE } from '../util/poll-budget.js';
 import type { LivePromptsOptions } from './types.js';
 
@@ -41,11 +42,11 @@ export function loadLockfile(option: string | object | undefined): { lockfile: L
 }
 
 function findUp(name: string): string | undefined {
-  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
+  for (const dir of foldersUp(process.cwd())) {
     const candidate = path.join(dir, name);
     if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
   }
+  return undefined;
 }
 
 function positive(name: string, value: number | undefined, fallback: number, allowZero = false): number {

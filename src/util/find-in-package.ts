@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { foldersUp } from './folders-up.js';
 
 /**
  * A file the package ships beside its code (`templates/runtime.ts`), found by walking up from
@@ -8,11 +9,9 @@ import { fileURLToPath } from 'node:url';
  * once built. Undefined when it is not there.
  */
 export function findInPackage(relative: string, from: string): string | undefined {
-  let dir = dirname(fileURLToPath(from));
-  for (let level = 0; level < 4; level++) {
+  for (const dir of foldersUp(dirname(fileURLToPath(from)), { levels: 4 })) {
     const candidate = join(dir, relative);
     if (existsSync(candidate)) return candidate;
-    dir = dirname(dir);
   }
   return undefined;
 }

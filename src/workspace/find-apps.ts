@@ -1,16 +1,20 @@
 /**
  * The apps of a monorepo (README, "Monorepos"): the workspace root is the nearest folder, from the
- * working directory up, whose package.json has `workspaces` (npm, yarn: an array or
- * `{ packages: [...] }`) or that holds a pnpm-workspace.yaml (`packages:`). Its package patterns
- * (`apps/*`, `packages/**`, `!excluded`) are expanded by walking the folders, and every package
- * with a promptlock config of its own (a `prompts.config.*` file or a `"promptlock"` key in its
- * package.json) is an app. The root itself is one too when it has a config.
+ * working directory up to the repository's own folder (the one holding `.git`), whose package.json
+ * has `workspaces` (npm, yarn: an array or `{ packages: [...] }`) or that holds a
+ * pnpm-workspace.yaml (`packages:`, read with js-yaml). Its package patterns (`apps/*`,
+ * `packages/**`, `!excluded`) are expanded with tinyglobby, and every package with a promptlock
+ * config of its own (a `prompts.config.*` file or a `"promptlock"` key in its package.json) is an
+ * app. The root itself is one too when it has a config. Every app lies inside the root, links
+ * resolved: a `..` pattern or a package linked from elsewhere is refused, since running an app
+ * runs its config's code and writes its files.
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { lstat, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { CONFIG_FILE_NAMES } from '../config/read-config-file.js';
 import { ConfigError } from '../errors.js';
+import { foldersUp } from '../util/folders-up.js';
 
 export interface WorkspaceApp {
   /** Its package.json `name`, else its folder relative to the workspace root. */
@@ -31,18 +35,15 @@ export interface Workspace {
   apps: WorkspaceApp[];
 }
 
-/** Folders never searched for packages. */
-const SKIPPED = new Set(['node_modules', '.git']);
-
 /** Finds the workspace from `cwd` upward and its apps, sorted by folder. */
 export async function findWorkspace(cwd: string): Promise<Workspace> {
   const found = await findWorkspaceRoot(path.resolve(cwd));
   if (!found) {
-    throw new ConfigError(`--recursive: no workspace found from ${path.resolve(cwd)}.`, {
+    throw new ConfigError(`--recursive: no workspace found from ${path.resolve(cwd)} up to its repository's folder.`, {
       hint: 'Run it in a monorepo: a package.json with "workspaces" (npm, yarn), or a pnpm-workspace.yaml with "packages:". For one project, leave out --recursive.',
     });
   }
-  const dirs = [found.root, ...(await expandPatterns(found.root, found.patterns))];
+  const dirs = [found.root, ...(await expandPatterns(found.root, found.patterns, found.source))];
   const apps: WorkspaceApp[] = [];
   for (const dir of [...new Set(dirs)]) {
     const configPath = await ownConfigFile(dir);
@@ -66,17 +67,20 @@ export async function findWorkspace(cwd: string): Promise<Workspace> {
   return { ...found, apps };
 }
 
+/** A folder holding `.git` (a folder, or a file in a worktree or submodule) is a repository's own. */
+const isRepositoryRoot = (dir: string) => existsSync(path.join(dir, '.git'));
+
 async function findWorkspaceRoot(start: string): Promise<Omit<Workspace, 'apps'> | undefined> {
-  for (let dir = start; ; dir = path.dirname(dir)) {
+  for (const dir of foldersUp(start, { stopAfter: isRepositoryRoot })) {
     const pnpm = path.join(dir, 'pnpm-workspace.yaml');
     if (existsSync(pnpm)) {
-      return { root: dir, source: 'pnpm-workspace.yaml', patterns: readPnpmPackages(await readFile(pnpm, 'utf8'), pnpm) };
+      return { root: dir, source: 'pnpm-workspace.yaml', patterns: await readPnpmPackages(await readFile(pnpm, 'utf8'), pnpm) };
     }
     const manifest = await readManifest(dir);
     const patterns = manifest ? manifestPatterns(manifest.workspaces) : undefined;
     if (patterns) return { root: dir, source: 'package.json', patterns };
-    if (path.dirname(dir) === dir) return undefined;
   }
+  return undefined;
 }
 
 async function readManifest(dir: string): Promise<Record<string, unknown> | undefined> {
@@ -101,117 +105,74 @@ function manifestPatterns(workspaces: unknown): string[] | undefined {
   return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : undefined;
 }
 
-/**
- * The `packages:` list of a pnpm-workspace.yaml, read by hand: only that key, as a block list
- * (`  - 'apps/*'`) or a flow list (`packages: [apps/*, "libs/**"]`), with comments and quotes.
- * Other keys (`catalog:`, `onlyBuiltDependencies:`…) are skipped.
- */
-export function readPnpmPackages(text: string, file = 'pnpm-workspace.yaml'): string[] {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const patterns: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const match = /^packages\s*:\s*(.*)$/.exec(stripComment(lines[i]!));
-    if (!match) continue;
-    const rest = match[1]!.trim();
-    if (rest.startsWith('[')) {
-      if (!rest.endsWith(']'))
-        throw new ConfigError(`Cannot read the "packages" list of ${file}: a flow list must end on its line ("]").`, {
-          hint: 'Write it as a block list, one "- pattern" per line.',
-        });
-      return rest
-        .slice(1, -1)
-        .split(',')
-        .map((item) => unquote(item.trim()))
-        .filter((item) => item !== '');
-    }
-    if (rest !== '')
-      throw new ConfigError(`Cannot read the "packages" list of ${file}: expected a list, got ${JSON.stringify(rest)}.`, {
-        hint: 'Write it as a block list, one "- pattern" per line.',
-      });
-    for (let j = i + 1; j < lines.length; j++) {
-      const line = stripComment(lines[j]!);
-      if (line.trim() === '') continue;
-      const item = /^\s*-\s*(.*)$/.exec(line);
-      if (!item) {
-        if (/^\S/.test(line)) break; // the next top-level key
-        throw new ConfigError(
-          `Cannot read the "packages" list of ${file}, line ${j + 1}: expected "- pattern", got ${JSON.stringify(line.trim())}.`,
-          { hint: 'Write one "- pattern" per line.' },
-        );
-      }
-      const value = unquote(item[1]!.trim());
-      if (value !== '') patterns.push(value);
-    }
-    return patterns;
+/** The `packages:` list of a pnpm-workspace.yaml (empty when it has none). */
+export async function readPnpmPackages(text: string, file = 'pnpm-workspace.yaml'): Promise<string[]> {
+  const { load, YAMLException } = await import('js-yaml');
+  let document: unknown;
+  try {
+    document = load(text, { filename: file });
+  } catch (error) {
+    if (!(error instanceof YAMLException)) throw error;
+    throw new ConfigError(`Cannot read ${file}, line ${(error.mark?.line ?? 0) + 1}: ${error.reason}.`, {
+      hint: 'Fix the YAML of that file.',
+    });
   }
-  return patterns;
-}
-
-/** A `#` comment outside quotes, and trailing spaces, removed. */
-function stripComment(line: string): string {
-  let quote: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote) {
-      if (c === quote) quote = undefined;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) return line.slice(0, i).trimEnd();
+  const packages = document && typeof document === 'object' ? (document as { packages?: unknown }).packages : undefined;
+  if (packages === undefined || packages === null) return [];
+  if (!Array.isArray(packages) || packages.some((item) => typeof item !== 'string')) {
+    throw new ConfigError(`Cannot read the "packages" list of ${file}: expected a list of patterns, got ${JSON.stringify(packages)}.`, {
+      hint: 'Write it as a list, one "- pattern" per line.',
+    });
   }
-  return line.trimEnd();
-}
-
-function unquote(value: string): string {
-  return /^(['"]).*\1$/.test(value) ? value.slice(1, -1) : value;
+  return packages.filter((item) => item !== '');
 }
 
 /**
  * The folders matching the patterns (`*` is any name, `**` any depth, a leading `!` excludes),
- * relative to `root`. Hidden folders and node_modules are never entered.
+ * absolute, sorted. Hidden folders and node_modules are never entered, links never followed. A
+ * pattern that leaves the root, or a package named by a link out of it, is a ConfigError.
  */
-export async function expandPatterns(root: string, patterns: readonly string[]): Promise<string[]> {
-  const included = new Set<string>();
-  const excluded = new Set<string>();
-  for (const raw of patterns) {
-    const negated = raw.startsWith('!');
-    const segments = (negated ? raw.slice(1) : raw).split('/').filter((s) => s !== '' && s !== '.');
-    for (const dir of await matchSegments(root, segments)) (negated ? excluded : included).add(dir);
+export async function expandPatterns(root: string, patterns: readonly string[], source = 'the workspace'): Promise<string[]> {
+  const { glob, isDynamicPattern } = await import('tinyglobby');
+  const realRoot = await realpath(root);
+  for (const pattern of patterns) {
+    const bare = pattern.replace(/^!/, '');
+    if (path.isAbsolute(bare) || bare.split(/[\\/]/).includes('..')) {
+      throw new ConfigError(
+        `Package pattern "${pattern}" of ${source} leaves the workspace root ${root}: promptlock runs only apps inside it.`,
+        {
+          hint: 'Move the package into the workspace, or run promptlock in its own folder without --recursive.',
+        },
+      );
+    }
   }
-  return [...included].filter((dir) => !excluded.has(dir)).sort();
-}
-
-async function matchSegments(dir: string, segments: readonly string[]): Promise<string[]> {
-  if (segments.length === 0) return [dir];
-  const [head, ...rest] = segments as [string, ...string[]];
-  if (head === '**') {
-    // Zero folders, or one more folder and `**` again.
-    const here = await matchSegments(dir, rest);
-    const deeper = await Promise.all((await subfolders(dir)).map((sub) => matchSegments(path.join(dir, sub), segments)));
-    return [...here, ...deeper.flat()];
+  const matched = await glob([...patterns], {
+    cwd: root,
+    onlyDirectories: true,
+    followSymbolicLinks: false,
+    expandDirectories: false,
+    ignore: ['**/node_modules/**'],
+  });
+  const dirs = new Set(matched.map((dir) => path.join(root, dir.replace(/\/$/, ''))));
+  // tinyglobby never returns a link; a package named by one is checked here rather than skipped.
+  const excluded = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
+  for (const pattern of patterns) {
+    if (pattern.startsWith('!') || isDynamicPattern(pattern) || excluded.includes(pattern)) continue;
+    const dir = path.join(root, pattern);
+    const stats = await lstat(dir).catch(() => undefined);
+    if (stats?.isSymbolicLink()) dirs.add(dir);
   }
-  if (!/[*?]/.test(head)) {
-    const next = path.join(dir, head);
-    return existsSync(next) ? matchSegments(next, rest) : [];
+  for (const dir of dirs) {
+    const real = await realpath(dir);
+    const relative = path.relative(realRoot, real);
+    if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
+      throw new ConfigError(
+        `Package ${path.relative(root, dir)} of ${source} is a link to ${real}, outside the workspace root ${root}: promptlock runs only apps inside it.`,
+        { hint: 'Replace the link with the package itself, or run promptlock in that folder without --recursive.' },
+      );
+    }
   }
-  const pattern = segmentPattern(head);
-  const matches = (await subfolders(dir)).filter((name) => pattern.test(name));
-  return (await Promise.all(matches.map((name) => matchSegments(path.join(dir, name), rest)))).flat();
-}
-
-async function subfolders(dir: string): Promise<string[]> {
-  try {
-    const entries = await readdir(dir, { withFileTypes: true });
-    return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED.has(e.name)).map((e) => e.name);
-  } catch {
-    return [];
-  }
-}
-
-function segmentPattern(segment: string): RegExp {
-  const body = segment
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '[^/]*')
-    .replace(/\?/g, '[^/]');
-  return new RegExp(`^${body}$`);
+  return [...dirs].sort();
 }
 
 /** The folder's own config file: a `prompts.config.*`, or package.json with a "promptlock" key. */

@@ -1,5 +1,5 @@
 /** Finding a workspace's apps: npm/yarn `workspaces`, pnpm-workspace.yaml, patterns, configs. */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ async function tree(files: Record<string, string>): Promise<string> {
 const CONFIG = '{ "prompts": ["@acme/*"] }\n';
 
 describe('readPnpmPackages', () => {
-  it('reads a block list with quotes, comments and other keys around it', () => {
+  it('reads a block list with quotes, comments and other keys around it', async () => {
     const yaml = [
       '# the workspace',
       'catalog:',
@@ -40,20 +40,23 @@ describe('readPnpmPackages', () => {
       'onlyBuiltDependencies:',
       '  - esbuild',
     ].join('\n');
-    expect(readPnpmPackages(yaml)).toEqual(['apps/*', 'packages/**', 'libs/core', '!**/test/**']);
+    expect(await readPnpmPackages(yaml)).toEqual(['apps/*', 'packages/**', 'libs/core', '!**/test/**']);
   });
 
-  it('reads a flow list, CRLF line ends, and no packages key at all', () => {
-    expect(readPnpmPackages('packages: [\'apps/*\', "libs/*"]\r\n')).toEqual(['apps/*', 'libs/*']);
-    expect(readPnpmPackages('catalog:\n  a: 1\n')).toEqual([]);
+  it('reads a flow list (on one line or several), CRLF line ends, and no packages key at all', async () => {
+    expect(await readPnpmPackages('packages: [\'apps/*\', "libs/*"]\r\n')).toEqual(['apps/*', 'libs/*']);
+    expect(await readPnpmPackages('packages: [apps/*,\n  libs/*]\n')).toEqual(['apps/*', 'libs/*']);
+    expect(await readPnpmPackages('catalog:\n  a: 1\n')).toEqual([]);
   });
 
-  it('refuses what it cannot read, naming the file and line', () => {
-    expect(() => readPnpmPackages('packages:\n  apps/*\n', '/repo/pnpm-workspace.yaml')).toThrow(
-      'Cannot read the "packages" list of /repo/pnpm-workspace.yaml, line 2: expected "- pattern", got "apps/*".',
+  it('refuses what it cannot read, naming the file (and the line of a YAML error)', async () => {
+    await expect(readPnpmPackages('packages:\n  apps/*\n', '/repo/pnpm-workspace.yaml')).rejects.toThrow(
+      'Cannot read the "packages" list of /repo/pnpm-workspace.yaml: expected a list of patterns, got "apps/*".',
     );
-    expect(() => readPnpmPackages('packages: apps/*\n')).toThrow(ConfigError);
-    expect(() => readPnpmPackages('packages: [apps/*,\n  libs/*]\n')).toThrow('a flow list must end on its line');
+    await expect(readPnpmPackages('packages: apps/*\n')).rejects.toThrow(ConfigError);
+    await expect(readPnpmPackages('packages:\n  - [apps\n', '/repo/pnpm-workspace.yaml')).rejects.toThrow(
+      /^Cannot read \/repo\/pnpm-workspace\.yaml, line 3: /,
+    );
   });
 });
 
@@ -74,6 +77,24 @@ describe('expandPatterns', () => {
     expect(await rel(['apps/web*', '!apps/*-legacy'])).toEqual(['apps/web']);
     expect(await rel(['packages/**'])).toEqual(['packages', 'packages/tools', 'packages/tools/cli', 'packages/ui']);
     expect(await rel(['./packages/ui', 'missing/*'])).toEqual(['packages/ui']);
+  });
+
+  it('refuses a pattern that leaves the root, and a package linked from outside it (issue 19, item 10)', async () => {
+    const outside = await tree({ 'evil/prompts.config.mjs': 'export default {};\n' });
+    const root = await tree({ 'apps/web/package.json': '{}', 'apps/inner/package.json': '{}' });
+    await symlink(path.join(outside, 'evil'), path.join(root, 'apps', 'linked'));
+    await symlink(path.join(root, 'apps', 'inner'), path.join(root, 'apps', 'alias'));
+    await expect(expandPatterns(root, ['apps/*', `../${path.basename(outside)}/*`], 'package.json')).rejects.toThrow(
+      `Package pattern "../${path.basename(outside)}/*" of package.json leaves the workspace root ${root}`,
+    );
+    await expect(expandPatterns(root, ['apps/*', 'apps/linked'], 'package.json')).rejects.toThrow(
+      `Package apps/linked of package.json is a link to ${await realpath(path.join(outside, 'evil'))}, outside the workspace root ${root}`,
+    );
+    const rel = async (patterns: string[]) =>
+      (await expandPatterns(root, patterns)).map((d) => path.relative(root, d).split(path.sep).join('/'));
+    // A glob never follows a link; a link named outright that stays inside is kept.
+    expect(await rel(['apps/*'])).toEqual(['apps/inner', 'apps/web']);
+    expect(await rel(['apps/alias'])).toEqual(['apps/alias']);
   });
 });
 
@@ -120,9 +141,23 @@ describe('findWorkspace', () => {
     expect(found.apps.map((a) => a.relativeDir)).toEqual(['services/billing/worker']);
   });
 
+  it('stops at the repository boundary: a pnpm-workspace.yaml above the repository is not its root', async () => {
+    const outer = await tree({
+      'pnpm-workspace.yaml': "packages:\n  - 'project'\n",
+      'project/package.json': JSON.stringify({ name: 'project' }),
+      'project/prompts.config.json': CONFIG,
+      'project/.git/HEAD': 'ref: refs/heads/main\n',
+    });
+    const project = path.join(outer, 'project');
+    await expect(findWorkspace(project)).rejects.toThrow(`--recursive: no workspace found from ${project} up to its repository's folder.`);
+    // Without the repository, the folder above is the workspace (as pnpm sees it).
+    await rm(path.join(project, '.git'), { recursive: true });
+    expect((await findWorkspace(project)).root).toBe(outer);
+  });
+
   it('no workspace, or one without a configured app: a ConfigError saying what to do', async () => {
     const lone = await tree({ 'package.json': '{}' });
-    await expect(findWorkspace(lone)).rejects.toThrow(`--recursive: no workspace found from ${lone}.`);
+    await expect(findWorkspace(lone)).rejects.toThrow(`--recursive: no workspace found from ${lone}`);
     const empty = await tree({ 'package.json': JSON.stringify({ workspaces: ['apps/*'] }), 'apps/a/package.json': '{}' });
     await expect(findWorkspace(empty)).rejects.toThrow(
       /no package of the workspace at .* has a promptlock config \(packages from package.json: apps\/\*\)/,

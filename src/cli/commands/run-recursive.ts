@@ -4,6 +4,7 @@
  * lines beneath it, then one line for the whole run; with --json one array, an entry per app.
  * Exit 1 when any app failed (its config included); 2 only for the command's own usage errors.
  */
+import type { ConfigConflictResolution } from '../../config/edit/resolve-conflict.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import { ConfigError } from '../../errors.js';
 import type { SyncClient } from '../../sync/types.js';
@@ -12,6 +13,7 @@ import type { WorkspaceApp } from '../../workspace/find-apps.js';
 import { connector } from '../connect.js';
 import type { CommandContext } from '../context.js';
 import { jsonFailure, reportError } from '../format-error.js';
+import { describeConflictResolution } from '../load-command-config.js';
 import type { Logger } from '../logger.js';
 
 /** One app's run of the command: prints through `ctx` and returns its exit code. */
@@ -30,6 +32,13 @@ export async function runRecursive(ctx: CommandContext, command: string, runApp:
     cwd: ctx.io.cwd,
     env: ctx.io.env,
     open: (config) => connector(ctx, config)(),
+    // sync resolves an app's config conflicted inside its prompts list, as it does for one project.
+    ...(command.startsWith('sync')
+      ? {
+          onConflictResolved: (app: WorkspaceApp, r: ConfigConflictResolution) =>
+            ctx.logger.warn(`${app.name}: ${describeConflictResolution(r, ctx.io.cwd)}`),
+        }
+      : {}),
     onApp: (app) => ctx.logger.info(`${colors.bold(app.name)} ${colors.dim(`(${app.relativeDir})`)}`),
     run: async (app, config, connect) => {
       // A key from this app's .env files is as secret as one from the environment.

@@ -98,7 +98,7 @@ export async function runSyncCommand(ctx: CommandContext, options: SyncCommandOp
       syncProject(appCtx, config, connect, options),
     );
   }
-  const config = await loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx, { resolveConflict: true });
   return syncProject(ctx, config, connector(ctx, config), options);
 }
 

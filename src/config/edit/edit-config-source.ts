@@ -1,7 +1,7 @@
 import type { ArrayLiteralExpression, ObjectLiteralExpression, SourceFile } from 'ts-morph';
 import { ConfigError } from '../../errors.js';
 import { findConfigObject, findPromptsArray } from './find-config-object.js';
-import { insertListItem, type LayoutHints, type ListShape, removeListItem } from './list-edits.js';
+import { insertListItem, insertListItemBefore, type LayoutHints, type ListShape, removeListItem } from './list-edits.js';
 import { type PromptEdit, planAdd, planRemove } from './plan-prompt-edit.js';
 import { applyEdits, indentUnit, newlineOf, skipTrivia } from './text-scan.js';
 
@@ -79,7 +79,9 @@ export async function addPromptToSource(text: string, fileName: string, name: st
   const quote = quoteOf(tm, source);
   const hints = layoutHints(text, source);
   const edits = prompts
-    ? insertListItem(text, shapeOf(prompts, prompts.getElements()), `${quote}${name}${quote}`, hints)
+    ? plan.kind === 'insert'
+      ? insertListItemBefore(text, shapeOf(prompts, prompts.getElements()), plan.index, `${quote}${name}${quote}`, hints.newline)
+      : insertListItem(text, shapeOf(prompts, prompts.getElements()), `${quote}${name}${quote}`, hints)
     : insertListItem(text, shapeOf(config, config.getProperties()), `prompts: [${quote}${name}${quote}]`, {
         ...hints,
         padding: ' ',

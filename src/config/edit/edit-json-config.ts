@@ -48,6 +48,7 @@ export function addPromptToJson(text: string, name: string, where: string, key?:
   const plan = planAdd(entries(prompts), name, where);
   if (plan.kind === 'unchanged') return { text, edit: { changed: false, action: 'unchanged', entry: name } };
   if (plan.kind === 'replace') prompts![plan.index] = name;
+  else if (plan.kind === 'insert') prompts!.splice(plan.index, 0, name);
   else config.prompts = [...(prompts ?? []), name];
   const edit =
     plan.kind === 'replace'

@@ -78,6 +78,19 @@ export function insertListItem(text: string, list: ListShape, item: string, hint
 }
 
 /**
+ * Inserts `item` before item `index`: on a line of its own above that item (and above the `//`
+ * lines that describe it) in a multi-line list, else inline before it.
+ */
+export function insertListItemBefore(text: string, list: ListShape, index: number, item: string, newline: string): TextEdit[] {
+  const before = list.items[index]!;
+  if (isMultiLine(text, list) && startsLine(text, before.start)) {
+    const at = describingCommentsStart(text, list, before.start);
+    return [{ start: at, end: at, text: `${indentAt(text, before.start)}${item},${newline}` }];
+  }
+  return [{ start: before.start, end: before.start, text: `${item}, ` }];
+}
+
+/**
  * Where the `//` comment lines right above an item start (no blank line between): they describe
  * it, so they go with it. A commented-out entry (`// '@acme/*',`) is kept: it is a choice the user
  * parked, not a note about this item.

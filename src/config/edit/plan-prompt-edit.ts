@@ -13,7 +13,11 @@ export interface PromptEdit {
   configPath: string;
 }
 
-export type AddPlan = { kind: 'unchanged' } | { kind: 'append' } | { kind: 'replace'; index: number; previous: string };
+export type AddPlan =
+  | { kind: 'unchanged' }
+  | { kind: 'append' }
+  | { kind: 'insert'; index: number }
+  | { kind: 'replace'; index: number; previous: string };
 
 /**
  * Entries are the string literals of the list (undefined for anything else, e.g. a spread),
@@ -42,7 +46,7 @@ export function planAdd(entries: Entries, name: string, where: string): AddPlan 
   const base = basePackageName(validatePromptEntry(name));
   if (entries.includes(name)) return { kind: 'unchanged' };
   const matches = sameBase(entries, base);
-  if (matches.length === 0) return { kind: 'append' };
+  if (matches.length === 0) return sortedPlace(entries, name);
   if (matches.length > 1) {
     throw new ConfigError(
       `Cannot add "${name}": ${where} already lists ${base} several times (${quoted(matches.map((i) => entries[i]!))}).`,
@@ -51,6 +55,16 @@ export function planAdd(entries: Entries, name: string, where: string): AddPlan 
   }
   const index = matches[0]!;
   return { kind: 'replace', index, previous: entries[index]! };
+}
+
+/**
+ * A list of two or more entries in sorted order gets the new entry in its place, so two branches
+ * that each add a prompt rarely touch the same line; any other list gets it at the end.
+ */
+function sortedPlace(entries: Entries, name: string): AddPlan {
+  const sorted = entries.length >= 2 && entries.every((entry, i) => entry !== undefined && (i === 0 || entries[i - 1]! <= entry));
+  const index = sorted ? entries.findIndex((entry) => entry! > name) : -1;
+  return index === -1 ? { kind: 'append' } : { kind: 'insert', index };
 }
 
 /**
