@@ -21,7 +21,7 @@ import { applyJournal, failpoint, stagedFailpoint, syncFolder } from './journal-
 import { byteLengthOf, type Content, chunksOf, isPieces } from './journal-content.js';
 import { COMMITTED, type JournalHeader, JournalWriter, journalPath, PENDING } from './journal-file.js';
 import { journalTarget, mayTouch, type StoreFiles, type StoreOp, storePartOf } from './journal-scope.js';
-import { StorePathGuard } from './paths.js';
+import { CANNOT_EXIST, StorePathGuard } from './paths.js';
 import { holdsStaged, type StagedFile } from './staged-file.js';
 import { ensureWorkDir } from './work-dir.js';
 
@@ -59,7 +59,7 @@ async function exists(file: string): Promise<boolean> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR') return true;
-    if (code === 'ENOENT') return false;
+    if (CANNOT_EXIST.has(code ?? '')) return false;
     throw error;
   }
 }

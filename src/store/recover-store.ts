@@ -13,7 +13,7 @@ import { readIfExists as readBytesIfExists } from '../util/read-if-exists.js';
 import { applyJournal } from './journal-apply.js';
 import { COMMITTED, decodeJournal, FAILED, type Journal, journalPath, PENDING, STAGED_NAME } from './journal-file.js';
 import { admitOps, journalTarget, type StoreFiles } from './journal-scope.js';
-import { StorePathGuard } from './paths.js';
+import { CANNOT_EXIST, StorePathGuard } from './paths.js';
 import { discardAbandonedStaging, isAlive } from './staged-file.js';
 import { workDirOf } from './work-dir.js';
 
@@ -29,12 +29,13 @@ export interface PendingTransaction {
   failed: string | undefined;
 }
 
-/** A file's bytes, or undefined when it is missing or a folder. */
+/** A file's bytes, or undefined when it is missing (or cannot exist: a name too long) or a folder. */
 export async function readIfExists(file: string): Promise<Buffer | undefined> {
   try {
     return await readBytesIfExists(file, null);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EISDIR') return undefined;
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EISDIR' || CANNOT_EXIST.has(code)) return undefined;
     throw asFileSystemError(error, 'read', file);
   }
 }
