@@ -8,7 +8,7 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { asFileSystemError } from '../errors.js';
+import { asFileSystemError, PromptlockError } from '../errors.js';
 import { readIfExists as readBytesIfExists } from '../util/read-if-exists.js';
 import { applyJournal } from './journal-apply.js';
 import { COMMITTED, decodeJournal, FAILED, type Journal, journalPath, PENDING, STAGED_NAME } from './journal-file.js';
@@ -30,10 +30,11 @@ export interface PendingTransaction {
 }
 
 /** A file's bytes, or undefined when it is missing (or cannot exist: a name too long) or a folder. */
-export async function readIfExists(file: string): Promise<Buffer | undefined> {
+export async function readIfExists(file: string, read?: (file: string) => Promise<Buffer>): Promise<Buffer | undefined> {
   try {
-    return await readBytesIfExists(file, null);
+    return read ? await read(file) : await readBytesIfExists(file, null);
   } catch (error) {
+    if (error instanceof PromptlockError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (code === 'EISDIR' || CANNOT_EXIST.has(code)) return undefined;
     throw asFileSystemError(error, 'read', file);

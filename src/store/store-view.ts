@@ -6,6 +6,8 @@
  */
 import path from 'node:path';
 import { admitOps, type StoreFiles } from './journal-scope.js';
+import { isWithin } from './paths.js';
+import { readStoreFile } from './read-no-link.js';
 import { pendingTransactions, readIfExists } from './recover-store.js';
 import { workDirOf } from './work-dir.js';
 
@@ -54,7 +56,8 @@ export async function openStoreView(files: StoreFiles, options: StoreViewOptions
       if (redirected === null) return undefined;
       if (typeof redirected === 'function') return redirected();
       if (redirected !== undefined) return redirected;
-      return readIfExists(file);
+      // A file of the snapshots folder never through a link (read-no-link.ts).
+      return isWithin(files.snapshotsDir, file) ? readIfExists(file, (at) => readStoreFile(files.snapshotsDir, at)) : readIfExists(file);
     },
   };
 }
