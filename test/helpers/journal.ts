@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { type JournalHeader, writeJournal } from '../../src/store/journal-file.js';
+import type { JournalHeader } from '../../src/store/journal-file.js';
 import type { StoreFiles } from '../../src/store/journal-scope.js';
+import { writeJournal } from '../../src/store/journal-writer.js';
 
 interface JournalFileOptions {
   id?: string;
