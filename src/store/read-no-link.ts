@@ -4,7 +4,7 @@
  * paths.ts). A snapshot linked to a file elsewhere (`~/.ssh/id_rsa`, another project's snapshot)
  * would otherwise be printed by `check`, or built into the module by `generate`.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readFileSync } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import path from 'node:path';
 import { LockfileError } from '../errors.js';
@@ -38,9 +38,11 @@ async function refuseLinks(storeDir: string, file: string): Promise<void> {
   }
 }
 
-function refuseLinksSync(storeDir: string, file: string): void {
+function refuseLinksSync(storeDir: string, file: string, checked?: Set<string>): void {
   for (const folder of foldersBetween(storeDir, file)) {
+    if (checked?.has(folder)) continue;
     if (lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink()) throw new LinkedStoreFileError(folder);
+    checked?.add(folder);
   }
 }
 
@@ -67,9 +69,12 @@ export async function readStoreFile(storeDir: string, file: string): Promise<Buf
   }
 }
 
-/** The same, synchronous, as text (generate reads thousands of small snapshots: read-store.ts). */
-export function readStoreFileSync(storeDir: string, file: string): string {
-  refuseLinksSync(storeDir, file);
+/**
+ * The same, synchronous, as text (generate reads thousands of small snapshots: read-store.ts).
+ * `checked` holds the folders one read of many found not to be links.
+ */
+export function readStoreFileSync(storeDir: string, file: string, checked?: Set<string>): string {
+  refuseLinksSync(storeDir, file, checked);
   let fd: number;
   try {
     fd = openSync(file, NO_FOLLOW);
@@ -79,8 +84,7 @@ export function readStoreFileSync(storeDir: string, file: string): string {
   }
   try {
     if (NO_FOLLOW === constants.O_RDONLY && lstatSync(file).isSymbolicLink()) throw new LinkedStoreFileError(file);
-    if (fstatSync(fd).isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read`), { code: 'EISDIR' });
-    return readFileSync(fd, 'utf8');
+    return readFileSync(fd, 'utf8'); // a folder: EISDIR
   } finally {
     closeSync(fd);
   }

@@ -155,7 +155,8 @@ export function createSnapshotCache(): SnapshotCache {
 }
 
 function readSnapshotFile(
-  snapshotsDir: string,
+  /** The snapshots folder, and the folders in it this read found not to be links. */
+  store: { dir: string; checked: Set<string> },
   file: string,
   shown: string,
   name: string,
@@ -183,7 +184,7 @@ function readSnapshotFile(
   try {
     // Synchronous on purpose: for thousands of small files one read each on this thread is several
     // times faster than promise reads hopping through the thread pool (measured: 10,000 snapshots).
-    text = readStoreFileSync(snapshotsDir, file); // never through a link
+    text = readStoreFileSync(store.dir, file, store.checked); // never through a link
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new LockfileError(
@@ -221,13 +222,14 @@ export async function readLockedPrompts(location: StoreLocation, options: ReadLo
   // Shown paths are derived from one computed for the folder: path.relative per file adds up.
   const shownDir = displayPath(location.snapshotsDir);
   const thisRead = options.cache ? new Map<string, CachedSnapshot>() : undefined;
+  const store = { dir: location.snapshotsDir, checked: new Set<string>() };
   for (const name of names) {
     try {
       const file = snapshotPath(location.snapshotsDir, name);
       const shown = shownDir + file.slice(location.snapshotsDir.length);
       const entry = lockfile.prompts[name]!;
       const { prompt, matches } = readSnapshotFile(
-        location.snapshotsDir,
+        store,
         file,
         shown,
         name,
