@@ -167,11 +167,12 @@ export async function syncWorkspace(options: SyncWorkspaceOptions = {}): Promise
 /** `promptlock generate`: the module from the lockfile and snapshots. No network, no key. */
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const config = await load(options);
-  const [{ generate: run, generateOptionsFor }, { finishInterruptedRun }] = await Promise.all([
+  const [{ generate: run, generateOptionsFor }, { finishInterruptedRun }, { storeFilesOf }] = await Promise.all([
     import('./sync/generate.js'),
     import('./store/finish-interrupted-run.js'),
+    import('./sync/store-files.js'),
   ]);
-  await finishInterruptedRun(config.rootDir, 'generate');
+  await finishInterruptedRun(storeFilesOf(config), 'generate');
   return run({ ...generateOptionsFor(config), force: Boolean(options.force) });
 }
 

@@ -98,12 +98,13 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
 
   const generateNow = async (): Promise<void> => {
     try {
-      const [{ generate, createGenerateCache, generateOptionsFor }, { finishInterruptedRun }] = await Promise.all([
+      const [{ generate, createGenerateCache, generateOptionsFor }, { finishInterruptedRun }, { storeFilesOf }] = await Promise.all([
         import('../sync/generate.js'),
         import('../store/finish-interrupted-run.js'),
+        import('../sync/store-files.js'),
       ]);
       const config = await loadConfig();
-      if (await finishInterruptedRun(config.rootDir, 'generate')) log.info('Completed the writes of an interrupted sync first.');
+      if (await finishInterruptedRun(storeFilesOf(config), 'generate')) log.info('Completed the writes of an interrupted sync first.');
       reuse ??= createGenerateCache();
       const result = await generate({ ...generateOptionsFor(config), cache: reuse });
       for (const name of result.mismatched) {

@@ -5,7 +5,7 @@
  * every unreadable snapshot reported in one error so a broken merge is fixed in one go. One
  * integrity check (`matchesLock`) serves both.
  */
-import { type BigIntStats, readFileSync, statSync } from 'node:fs';
+import { type BigIntStats, statSync } from 'node:fs';
 import { LockfileError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import type { Prompt } from '../types.js';
@@ -16,6 +16,7 @@ import type { LockEntry, Lockfile } from './lockfile-format.js';
 import { decodeUnconflictedLockfile } from './lockfile-merge.js';
 import { contextFilePath, snapshotPath } from './paths.js';
 import { readLockfileText } from './read-lockfile-text.js';
+import { readStoreFileSync } from './read-no-link.js';
 import { decodeSnapshot, snapshotIntegrity } from './snapshot-format.js';
 
 /**
@@ -49,7 +50,13 @@ export async function readLockedSnapshot(
   limits?: Readonly<Limits>,
 ): Promise<SnapshotState> {
   const file = snapshotPath(snapshotsDir, name);
-  const bytes = await view.readFile(file);
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await view.readFile(file);
+  } catch (error) {
+    if (error instanceof LockfileError) return { ok: false, problem: error.message }; // a link (read-no-link.ts)
+    throw error;
+  }
   if (bytes === undefined) return { ok: false, problem: `snapshot ${file} is missing` };
   const text = bytes.toString('utf8');
   let prompt: Prompt;
@@ -73,7 +80,13 @@ export async function readLockedSnapshot(
       } catch (error) {
         return { ok: false, prompt, problem: (error as Error).message };
       }
-      const content = await view.readFile(filePath);
+      let content: Buffer | undefined;
+      try {
+        content = await view.readFile(filePath);
+      } catch (error) {
+        if (error instanceof LockfileError) return { ok: false, prompt, problem: error.message };
+        throw error;
+      }
       if (content === undefined) return { ok: false, prompt, problem: `context file ${filePath} (${id}) is missing` };
       if (integrityOf(content) !== locked.integrity) {
         return { ok: false, prompt, problem: `context file ${filePath} (${id}) does not match the lockfile` };
@@ -142,6 +155,8 @@ export function createSnapshotCache(): SnapshotCache {
 }
 
 function readSnapshotFile(
+  /** The snapshots folder, and the folders in it this read found not to be links. */
+  store: { dir: string; checked: Set<string> },
   file: string,
   shown: string,
   name: string,
@@ -169,7 +184,7 @@ function readSnapshotFile(
   try {
     // Synchronous on purpose: for thousands of small files one read each on this thread is several
     // times faster than promise reads hopping through the thread pool (measured: 10,000 snapshots).
-    text = readFileSync(file, 'utf8');
+    text = readStoreFileSync(store.dir, file, store.checked); // never through a link
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new LockfileError(
@@ -207,12 +222,22 @@ export async function readLockedPrompts(location: StoreLocation, options: ReadLo
   // Shown paths are derived from one computed for the folder: path.relative per file adds up.
   const shownDir = displayPath(location.snapshotsDir);
   const thisRead = options.cache ? new Map<string, CachedSnapshot>() : undefined;
+  const store = { dir: location.snapshotsDir, checked: new Set<string>() };
   for (const name of names) {
     try {
       const file = snapshotPath(location.snapshotsDir, name);
       const shown = shownDir + file.slice(location.snapshotsDir.length);
       const entry = lockfile.prompts[name]!;
-      const { prompt, matches } = readSnapshotFile(file, shown, name, options.cache?.previous, thisRead, entry.integrity, location.limits);
+      const { prompt, matches } = readSnapshotFile(
+        store,
+        file,
+        shown,
+        name,
+        options.cache?.previous,
+        thisRead,
+        entry.integrity,
+        location.limits,
+      );
       if (!matches) options.mismatched?.push(name);
       out.push({ name, entry, prompt });
     } catch (error) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { asFileSystemError, PromptlockError } from '../errors.js';
@@ -42,6 +42,30 @@ function parseOwner(text: string): LockOwner | undefined {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How often a holder refreshes its lock's modification time: the lock's heartbeat. */
+const HEARTBEAT_MS = 10_000;
+/**
+ * A lock whose heartbeat stopped this long ago, held by a process this host cannot see (another
+ * machine, a container that was killed), has no live holder: it is taken over. Twelve missed
+ * heartbeats: a live run's refresh is never that late.
+ */
+const LOCK_EXPIRY_MS = 120_000;
+
+/** Seconds since the lock file was last refreshed; 0 when it cannot be read (gone: raced for again). */
+async function secondsSinceHeartbeat(file: string): Promise<number> {
+  const stats = await stat(file).catch(() => undefined);
+  return stats ? Math.max(0, (Date.now() - stats.mtimeMs) / 1000) : 0;
+}
+
+/** Why a readable lock held by `owner` has no live holder, or undefined while it may have one. */
+async function whyStale(owner: LockOwner, file: string, me: LockOwner): Promise<string | undefined> {
+  if (owner.host === me.host) return isAlive(owner.pid) ? undefined : 'its process is gone';
+  const silent = await secondsSinceHeartbeat(file);
+  return silent * 1000 > LOCK_EXPIRY_MS
+    ? `it was written on ${owner.host} and its heartbeat stopped ${Math.round(silent)} s ago`
+    : undefined;
+}
+
 /** A takeover guard older than this was left by a process that died inside its few file operations. */
 const GUARD_STALE_MS = 10_000;
 
@@ -74,16 +98,34 @@ export interface RunLock {
   release(): Promise<void>;
 }
 
+export interface RunLockOptions {
+  /** How often the holder refreshes the lock (default 10 s); tests make it short. */
+  heartbeatMs?: number;
+}
+
+/** Keeps the lock's modification time fresh while the run holds it, so no other host takes it over (whyStale). */
+function heartbeat(file: string, every: number): () => void {
+  const timer = setInterval(() => {
+    const now = new Date();
+    utimes(file, now, now).catch(() => undefined);
+  }, every);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /**
  * Takes the project's run lock (`.promptlock/run.lock`) so two runs never write the store at once.
  * The lock is written whole to a private file and then hard-linked into place: `link` fails when
  * the name exists, so exactly one of any number of racing runs gets it, and nobody ever reads a
- * half-written lock. A lock left by a process that no longer exists on this host is taken over: under
- * a takeover guard, the stale lock is removed only if it still holds exactly the bytes judged stale,
- * then the race for the name starts again. A live one makes this run fail with a clear message.
- * `release` removes the lock only while it still holds this run's token.
+ * half-written lock. The holder refreshes the lock's modification time every few seconds (its
+ * heartbeat). A lock left by a process that no longer exists on this host, or written on another
+ * host (a CI machine, a killed container) whose heartbeat stopped LOCK_EXPIRY_MS ago, is taken
+ * over, with a warning on stderr: under a takeover guard, the stale lock is removed only if it
+ * still holds exactly the bytes judged stale, then the race for the name starts again. A live one
+ * makes this run fail with a clear message. `release` removes the lock only while it still holds
+ * this run's token.
  */
-export async function acquireRunLock(rootDir: string, command: string): Promise<RunLock> {
+export async function acquireRunLock(rootDir: string, command: string, options: RunLockOptions = {}): Promise<RunLock> {
   const file = path.join(await ensureWorkDir(rootDir), 'run.lock');
   const me: LockOwner = { pid: process.pid, host: hostname(), command, startedAt: new Date().toISOString(), token: randomUUID() };
   const mine = JSON.stringify(me);
@@ -98,7 +140,13 @@ export async function acquireRunLock(rootDir: string, command: string): Promise<
     for (let attempt = 0; attempt < 200; attempt++) {
       try {
         await link(temp, file);
-        return { release: () => releaseIfMine(file, me.token) };
+        const stop = heartbeat(file, options.heartbeatMs ?? HEARTBEAT_MS);
+        return {
+          release: () => {
+            stop();
+            return releaseIfMine(file, me.token);
+          },
+        };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw asFileSystemError(error, 'create the run lock', file);
       }
@@ -106,13 +154,15 @@ export async function acquireRunLock(rootDir: string, command: string): Promise<
       if (text === undefined) continue; // released just now: race for it again
       const owner = parseOwner(text);
       let stale: boolean;
+      let why: string | undefined;
       if (owner === undefined) {
         // Locks are linked in whole, so unreadable bytes are damage (or an old version writing):
         // stale once they stay the same across a look a moment later.
         stale = unreadable === text;
         unreadable = text;
       } else {
-        stale = owner.host === me.host && !isAlive(owner.pid);
+        why = await whyStale(owner, file, me);
+        stale = why !== undefined;
       }
       if (!stale) {
         if (owner === undefined) {
@@ -120,15 +170,25 @@ export async function acquireRunLock(rootDir: string, command: string): Promise<
           continue;
         }
         throw new PromptlockError(
-          `Another promptlock ${owner.command} is running in this project (pid ${owner.pid}, started ${owner.startedAt}).`,
+          `Another promptlock ${owner.command} is running in this project (pid ${owner.pid}${owner.host === me.host ? '' : ` on ${owner.host}`}, started ${owner.startedAt}).`,
           {
-            hint: `Wait for it to finish. If no such process exists, delete ${path.relative(rootDir, file) || file}.`,
+            hint:
+              owner.host === me.host
+                ? `Wait for it to finish. If no such process exists, delete ${path.relative(rootDir, file) || file}.`
+                : `Wait for it to finish. A lock from another host with no live run expires ${LOCK_EXPIRY_MS / 1000} s after its last heartbeat; or delete ${path.relative(rootDir, file) || file}.`,
           },
         );
       }
       const took = await withTakeoverGuard(file, async () => {
         // Still the very lock judged stale? Another run may have taken it over and linked its own.
-        if ((await readLockText(file)) === text) await unlink(file).catch(() => undefined);
+        if ((await readLockText(file)) !== text) return;
+        await unlink(file).catch(() => undefined);
+        if (owner && owner.host !== me.host) {
+          process.emitWarning(
+            `promptlock took over the run lock of ${owner.command} (pid ${owner.pid}, started ${owner.startedAt}): ${why}.`,
+            { code: 'PROMPTLOCK_STALE_LOCK' },
+          );
+        }
       });
       if (!took) await pause(5 + Math.random() * 20);
     }

@@ -10,15 +10,16 @@ import { type RequestedEntry, requestedEntries, selectorFor } from '../config/pr
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
 import { parsePackageName, type Selector } from '../package-name.js';
-import { openStoreView } from '../store/journal.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
 import { snapshotPath } from '../store/paths.js';
 import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
+import { openStoreView } from '../store/store-view.js';
 import type { Variable } from '../template/index.js';
 import type { Prompt } from '../types.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
 import { listedNames } from './list-names.js';
 import { orphanSnapshots } from './store-changes.js';
+import { storeFilesOf } from './store-files.js';
 import type { CheckProblem, CheckResult, SyncClient } from './types.js';
 
 export interface CheckOptions {
@@ -129,7 +130,8 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     message: shown(problem.message),
     ...(problem.fix ? { fix: shown(problem.fix) } : {}),
   });
-  const view = await openStoreView(config.rootDir);
+  // Never through a journal: a committed one still pending is a problem, and the files on disk are checked.
+  const view = await openStoreView(storeFilesOf(config), { readThrough: false });
   const lockfile = await readLockfile(view, config.lockfilePath);
   if (!lockfile) {
     const missing: CheckProblem = {
@@ -145,6 +147,14 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   const problems = configLockMismatches(entries, lockfile).map((problem): CheckProblem => ({ ...problem, fix: 'run `promptlock sync`' }));
   // A run that failed after its commit point (a read-only or full disk, say) said so when it
   // failed; until a sync completes it, the files on disk are what is checked.
+  for (const journal of view.pendingCommits) {
+    problems.push({
+      code: 'pending-commit',
+      subject: journal,
+      message: `an interrupted sync left committed writes in ${journal}, not applied yet`,
+      fix: 'run `promptlock generate` (or `promptlock sync`) to complete them',
+    });
+  }
   for (const failed of view.failedCommits) {
     problems.push({
       code: 'failed-commit',

@@ -8,6 +8,7 @@ import { formatPackageName, parsePackageName, recordedName, type Selector } from
 import { describeProblem, promptProblem } from '../prompt-grammar.js';
 import { integrityOf } from '../store/integrity.js';
 import type { LockEntry, LockedFile } from '../store/lockfile-format.js';
+import { boundedFileName } from '../store/paths.js';
 import { encodeSnapshot } from '../store/snapshot-format.js';
 import type { StagedFile, Stager } from '../store/staged-file.js';
 import { listVariables } from '../template/index.js';
@@ -119,8 +120,9 @@ export async function fetchPrompt(
     const used = new Set<string>();
     for (const item of prompt.context ?? []) {
       if (item.type !== 'file') continue;
-      let fileName = safeFileName(item);
-      if (used.has(fileName)) fileName = `${item.id.replace(/[^A-Za-z0-9._-]+/g, '-')}-${fileName}`;
+      // Bounded before anything is staged: a name too long for the disk would fail after the commit point.
+      let fileName = boundedFileName(safeFileName(item));
+      if (used.has(fileName)) fileName = boundedFileName(`${item.id.replace(/[^A-Za-z0-9._-]+/g, '-')}-${safeFileName(item)}`);
       used.add(fileName);
       const path = `${parsed.workspace}/${parsed.package}.files/${fileName}`;
       const reuse = options.reusable?.get(item.id);

@@ -11,16 +11,20 @@ import { type ExportRename, recordExportNames } from '../codegen/naming.js';
 import { requestedEntries } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
-import { openStoreView, recoverStore, type StoreView, Transaction } from '../store/journal.js';
+import { Transaction } from '../store/journal.js';
 import { emptyLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { readLockedSnapshot } from '../store/read-store.js';
+import { recoverStore } from '../store/recover-store.js';
 import { acquireRunLock } from '../store/run-lock.js';
 import { Stager } from '../store/staged-file.js';
+import { openStoreView, type StoreView } from '../store/store-view.js';
 import type { Prompt } from '../types.js';
+import { generate, generateOptionsFor } from './generate.js';
 import { readPreviousLockfile } from './merge-resolution.js';
 import { resolveFromLockfile } from './resolve-from-lockfile.js';
 import { resolveFromService } from './resolve-from-service.js';
 import { fetchedChanges, planStoreChanges } from './store-changes.js';
+import { storeFilesOf } from './store-files.js';
 import type { FetchedPrompt, LockChanges, PromptChange, ResolvedPrompts, SyncClient, SyncOptions, SyncResult } from './types.js';
 
 export async function sync(options: SyncOptions): Promise<SyncResult> {
@@ -36,7 +40,8 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
   // Downloaded context files wait in the work folder until the commit moves them; what it did not take is removed.
   const stager = new Stager(config.rootDir);
   // What this run writes, staged into one pending journal as it is fetched (a dry run stages nothing).
-  const transaction = options.dryRun ? undefined : new Transaction(config.rootDir, { storeDir: config.snapshotsDir });
+  const storeFiles = storeFilesOf(config);
+  const transaction = options.dryRun ? undefined : new Transaction(storeFiles);
   const onFetched = async (fetched: FetchedPrompt) => {
     const changes = fetchedChanges(config.snapshotsDir, fetched);
     await transaction!.stage(changes);
@@ -45,8 +50,10 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     fetched.files = [];
   };
   try {
-    if (!options.dryRun) await recoverStore(config.rootDir);
-    const view = await openStoreView(config.rootDir);
+    // An interrupted run's journal changes prompt data only; the module is generated from that
+    // data at once (this run may fail before it commits its own).
+    if (!options.dryRun && (await recoverStore(storeFiles))) await generate(generateOptionsFor(config));
+    const view = await openStoreView(storeFiles);
     const entries = requestedEntries(config.prompts);
     const { lockfile, resolution } = await readPreviousLockfile(view, config, entries);
     const previous = lockfile ?? emptyLockfile();

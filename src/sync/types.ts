@@ -160,6 +160,7 @@ export interface CheckProblem {
     | 'no-lockfile'
     | 'config-mismatch'
     | 'failed-commit'
+    | 'pending-commit'
     | 'snapshot'
     | 'lock-mismatch'
     | 'context-file'

@@ -5,17 +5,18 @@
  * replace the edit.
  */
 import type { ResolvedConfig } from '../config/types.js';
-import { openStoreView } from '../store/journal.js';
 import { snapshotPath } from '../store/paths.js';
 import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
+import { openStoreView } from '../store/store-view.js';
+import { storeFilesOf } from '../sync/store-files.js';
 
 /** Names of locked prompts whose snapshot is in `files` and does not match the lockfile. */
 export async function editedSnapshots(
-  config: Pick<ResolvedConfig, 'rootDir' | 'lockfilePath' | 'snapshotsDir' | 'limits'>,
+  config: Pick<ResolvedConfig, 'rootDir' | 'lockfilePath' | 'snapshotsDir' | 'outputPath' | 'limits'>,
   files: readonly string[],
 ): Promise<string[]> {
   if (files.length === 0) return [];
-  const view = await openStoreView(config.rootDir);
+  const view = await openStoreView(storeFilesOf(config));
   const lockfile = await readLockfile(view, config.lockfilePath);
   if (!lockfile) return [];
   const changed = new Set(files);

@@ -7,10 +7,11 @@
 import path from 'node:path';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
-import { openStoreView } from '../store/journal.js';
 import { readLockfile } from '../store/read-store.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
+import { openStoreView } from '../store/store-view.js';
 import { createGenerateCache, generate, generateOptionsFor } from '../sync/generate.js';
+import { storeFilesOf } from '../sync/store-files.js';
 import { sync } from '../sync/sync.js';
 import type { SyncClient, SyncResult } from '../sync/types.js';
 import { pluralise } from '../util/pluralise.js';
@@ -163,7 +164,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
     const client = await connection();
     const before = client.stats.requests;
     try {
-      const view = await openStoreView(config.rootDir);
+      const view = await openStoreView(storeFilesOf(config));
       const lockfile = await readLockfile(view, config.lockfilePath);
       const found = await checkUpstream(client, config, lockfile, upstream, allowance);
       stats.checks += found.checked.length;

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { type JournalHeader, writeJournal } from '../../src/store/journal-file.js';
+import type { JournalHeader } from '../../src/store/journal-file.js';
+import type { StoreFiles } from '../../src/store/journal-scope.js';
+import { writeJournal } from '../../src/store/journal-writer.js';
 
 interface JournalFileOptions {
   id?: string;
   suffix?: string;
-  storeDir?: string;
 }
 
 async function journalFile(root: string, { id = 'tx-1-1', suffix = '.journal' }: JournalFileOptions): Promise<string> {
@@ -20,7 +21,9 @@ async function journalFile(root: string, { id = 'tx-1-1', suffix = '.journal' }:
 /**
  * Writes what a run killed right after its commit point leaves in `<root>/.promptlock/`: the
  * committed journal `<id>.journal` (or, with `suffix: '.pending'`, one killed before it). Returns
- * its path. `contents` holds the new bytes of each op (undefined for a delete).
+ * its path. The ops are written as given (targets relative to the project, `/`-separated, as
+ * promptlock writes them, or anything a planted journal could hold); `contents` holds the new bytes
+ * of each op (undefined for a delete or a move).
  */
 export async function writeJournalFile(
   root: string,
@@ -30,32 +33,23 @@ export async function writeJournalFile(
 ): Promise<string> {
   const file = await journalFile(root, options);
   const buffers = contents.map((c) => (c === undefined ? undefined : Buffer.from(c)));
-  await writeJournal(file, { ops, ...(options.storeDir ? { storeDir: options.storeDir } : {}) }, buffers);
+  await writeJournal(file, { ops }, buffers);
   return file;
 }
 
-/**
- * The same, in the format promptlock wrote before the journal was staged as prompts arrive
- * (`promptlock-journal 1`: header first, then the bytes in op order, then the checksum of it all).
- */
-export async function writeJournalFileV1(
-  root: string,
-  ops: JournalHeader['ops'],
-  contents: readonly (string | undefined)[],
-  options: JournalFileOptions = {},
-): Promise<string> {
-  const file = await journalFile(root, options);
-  const buffers = contents.map((c) => Buffer.from(c ?? ''));
-  const sized = ops.map((op, i) => (op.kind === 'write' ? { ...op, size: buffers[i]!.byteLength } : op));
-  const header = { ops: sized, ...(options.storeDir ? { storeDir: options.storeDir } : {}) };
-  const body = Buffer.concat([Buffer.from(`promptlock-journal 1\n${JSON.stringify(header)}\n`), ...buffers]);
-  await writeFile(file, Buffer.concat([body, Buffer.from(`\nend ${createHash('sha256').update(body).digest('hex')}\n`)]));
-  return file;
+/** promptlock's files in a test project at `root`, with the config's default names. */
+export function storeFilesIn(root: string, output = 'src/generated/prompts.ts'): StoreFiles {
+  return {
+    rootDir: root,
+    snapshotsDir: path.join(root, 'prompts'),
+    lockfilePath: path.join(root, 'prompts.lock.json'),
+    moduleFiles: [path.join(root, output)],
+  };
 }
 
 /**
  * A hand-edited journal: `edit` changes its header text, and the checksum is recomputed (what
- * someone who knows the format could do). Only for version 2 journals.
+ * someone who knows the format could do).
  */
 export function resealJournal(bytes: Buffer, edit: (header: string) => string): Buffer {
   const headerAt = Number(/^promptlock-journal 2 (\d{16})\n/.exec(bytes.toString('latin1', 0, 38))![1]);

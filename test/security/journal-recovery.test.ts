@@ -1,10 +1,10 @@
 /**
- * Finding 4 (recovery side): a committed journal whose writes cannot be applied (the journal a
- * context id ".." produced, or a hand-made one reaching out of the project) never wedges the project
- * and never writes outside it: the next run recovers by itself. A real failure after the commit
- * point (a folder made immutable) is completed by the next run once the disk is fixed.
- * Finding 15: `check` right after a kill at the commit point reads through the journal for
- * orphans too: snapshots the journal prunes are not reported.
+ * Finding 4 (recovery side): a committed journal naming paths that are not promptlock's own (the
+ * journal a context id ".." produced, or a hand-made one reaching out of the project) is refused
+ * whole, naming them, and never writes outside the project; once removed, every command recovers.
+ * A real failure after the commit point (a folder made immutable) is completed by the next run
+ * once the disk is fixed. Finding 15: `check` right after a kill at the commit point fails naming
+ * the journal, and reports no snapshot the journal prunes as an orphan.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 
 describe('a journal that cannot be applied never wedges the project', () => {
-  it('the journal of a ".." context id, plus ops reaching out of the project: the next sync and generate recover, nothing escapes', async () => {
+  it('the journal of a ".." context id, plus ops reaching out of the project: refused whole, naming them; removed, every command recovers; nothing escapes', async () => {
     const dir = await project({ baseUrl: server.url, prompts: ['@bulk/prompt-0000'] });
     expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
     const before = await storeTree(dir);
@@ -41,30 +41,26 @@ describe('a journal that cannot be applied never wedges the project', () => {
     // What a run with a context item id ".." committed: `bulk/prompt-0000.files/..` joined to the
     // workspace folder itself. Then ops a hand-made journal could add.
     const ops = [
-      { kind: 'write' as const, target: path.join(dir, 'prompts/bulk') },
+      { kind: 'write' as const, target: 'prompts/bulk' },
       { kind: 'write' as const, target: path.join(away, 'canary.txt') },
-      { kind: 'write' as const, target: path.join(dir, 'prompts/bulk/../../../canary') },
+      { kind: 'write' as const, target: 'prompts/bulk/../../../canary' },
       { kind: 'delete' as const, target: path.join(away, 'canary.txt') },
-      { kind: 'delete' as const, target: away, pruneUpTo: '/' },
+      { kind: 'delete' as const, target: away },
     ];
     const contents = ['file content', 'escaped', 'escaped', undefined, undefined];
-    await writeJournalFile(dir, ops, contents);
-
-    const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
-    expect(check.code, check.stderr).toBe(0);
-    const generate = await runBuiltCli(['generate'], { cwd: dir, env: {} });
-    expect(generate.code, generate.stderr).toBe(0);
-    expect(await txFiles(dir)).toEqual([]);
-    expect(await readFile(path.join(away, 'canary.txt'), 'utf8')).toBe('canary');
-    expect(await storeTree(dir)).toEqual(before);
-
-    // The same journal again, this time met by sync.
-    await writeJournalFile(dir, ops, contents);
-    const sync = await runBuiltCli(['sync'], { cwd: dir, env });
-    expect(sync.code, sync.stderr).toBe(0);
-    expect(await txFiles(dir)).toEqual([]);
-    expect(await readFile(path.join(away, 'canary.txt'), 'utf8')).toBe('canary');
-    expect(await storeTree(dir)).toEqual(before);
+    for (const command of [['generate'], ['sync']]) {
+      const journal = await writeJournalFile(dir, ops, contents);
+      const run = await runBuiltCli(command, { cwd: dir, env });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('Refusing to apply .promptlock/tx-1-1.journal: it would touch 5 paths');
+      expect(run.stderr).toContain(JSON.stringify(path.join(away, 'canary.txt')));
+      expect(await readFile(path.join(away, 'canary.txt'), 'utf8')).toBe('canary');
+      expect(await storeTree(dir)).toEqual(before);
+      await rm(journal);
+      expect((await runBuiltCli(command, { cwd: dir, env })).code).toBe(0);
+      expect(await txFiles(dir)).toEqual([]);
+      expect(await storeTree(dir)).toEqual(before);
+    }
     expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} })).code).toBe(0);
   });
 
@@ -109,7 +105,7 @@ describe('a journal that cannot be applied never wedges the project', () => {
 
 describe('check after a kill at the commit point', () => {
   it.each([1, 4, 7])(
-    'reads orphans through the journal (killed after %i of its operations): no pruned snapshot is reported',
+    'fails naming the journal, and reports no snapshot the journal prunes (killed after %i of its operations)',
     async (failpoint) => {
       const dir = await project({ baseUrl: server.url, prompts: ['@bulk/*'] });
       expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
@@ -124,9 +120,11 @@ describe('check after a kill at the commit point', () => {
       expect(left).toBe(10 - failpoint);
       const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
       expect(check.stderr).not.toContain('which the lockfile does not have');
-      expect(check.code, check.stderr).toBe(0);
+      expect(check.stderr).toContain('an interrupted sync left committed writes in .promptlock/tx-');
+      expect(check.code).toBe(1);
       expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
       expect((await readdir(path.join(dir, 'prompts/bulk'))).sort()).toEqual(['prompt-0000.json', 'prompt-0001.json', 'prompt-0002.json']);
+      expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} })).code).toBe(0);
     },
   );
 });

@@ -15,6 +15,7 @@ import { fetchedChanges } from '../../src/sync/store-changes.js';
 import type { FetchedPrompt } from '../../src/sync/types.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { storeFilesIn } from '../helpers/journal.js';
 import { generatedPrompt } from '../helpers/served-folder.js';
 
 let root: string;
@@ -53,16 +54,16 @@ describe('context file paths cannot escape <pkg>.files/', () => {
         root,
         path.join(root, '.promptlock/run.lock'),
       ]) {
-        const commit = commitChanges(root, [
-          { kind: 'write', path: path.join(root, 'ok.json'), content: 'ok' },
+        const commit = commitChanges(storeFilesIn(root), [
+          { kind: 'write', path: path.join(root, 'prompts/acme/ok.json'), content: 'ok' },
           { kind: 'write', path: target, content: 'escaped' },
         ]);
         await expect(commit).rejects.toThrow(PromptlockError);
         await expect(commit).rejects.toThrow('outside the project folder');
-        await expect(commitChanges(root, [{ kind: 'delete', path: target }])).rejects.toThrow('Refusing to remove');
+        await expect(commitChanges(storeFilesIn(root), [{ kind: 'delete', path: target }])).rejects.toThrow('Refusing to remove');
       }
       expect(await readdir(elsewhere)).toEqual([]);
-      await expect(access(path.join(root, 'ok.json'))).rejects.toThrow(); // all or nothing
+      await expect(access(path.join(root, 'prompts/acme/ok.json'))).rejects.toThrow(); // all or nothing
       expect(await txDirs()).toEqual([]);
     } finally {
       await rm(elsewhere, { recursive: true, force: true });

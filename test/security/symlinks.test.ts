@@ -12,6 +12,7 @@ import { commitChanges } from '../../src/store/journal.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { storeFilesIn } from '../helpers/journal.js';
 import { generatedPrompt } from '../helpers/served-folder.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
@@ -122,15 +123,15 @@ describe('the snapshots folder itself as a link', () => {
     await mkdir(path.join(dir, 'data'));
     await symlink(path.join(dir, 'data'), path.join(dir, 'prompts'));
     const file = path.join(dir, 'prompts/acme/welcome.json');
-    await commitChanges(dir, [{ kind: 'write', path: file, content: '{}' }], { storeDir: path.join(dir, 'prompts') });
+    await commitChanges(storeFilesIn(dir), [{ kind: 'write', path: file, content: '{}' }]);
     expect(await readFile(path.join(dir, 'data/acme/welcome.json'), 'utf8')).toBe('{}');
 
     const away = await outside('keep.txt');
     const other = await project({});
     await symlink(away, path.join(other, 'prompts'));
-    const write = commitChanges(other, [{ kind: 'write', path: path.join(other, 'prompts/acme/welcome.json'), content: '{}' }], {
-      storeDir: path.join(other, 'prompts'),
-    });
+    const write = commitChanges(storeFilesIn(other), [
+      { kind: 'write', path: path.join(other, 'prompts/acme/welcome.json'), content: '{}' },
+    ]);
     await expect(write).rejects.toThrow(`${path.join(other, 'prompts')} is a symbolic link to ${away}, leading out of the project`);
     await expectUntouched(away, 'keep.txt');
   });

@@ -1,9 +1,11 @@
 /**
  * Downloaded context files are staged in `.promptlock/` and moved into place by the journal (a
  * `move` op): a SIGKILL before the commit point leaves the previous files, one after it is rolled
- * forward by the next run, `check` stays green in between, and no staged file is left behind.
+ * forward by the next run (`check` names the committed journal in between, and is green before
+ * the commit point), and no staged file is left behind. A journal whose move names a file other
+ * than its own staged ones is refused whole.
  */
-import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runBuiltCli } from '../helpers/cli.js';
@@ -83,7 +85,7 @@ describe('a context file moved into place by the journal', () => {
     { at: '1 applied operation', kill: { PROMPTLOCK_FAILPOINT_APPLY: '1' }, committed: true },
     { at: '3 applied operations', kill: { PROMPTLOCK_FAILPOINT_APPLY: '3' }, committed: true },
   ])(
-    'SIGKILL after $at: check is green, and the next sync completes with nothing left over',
+    'SIGKILL after $at: check is green or names the journal, and the next sync completes with nothing left over',
     async ({ kill, committed }) => {
       const dir = await project({});
       await cp(stateA, dir, { recursive: true });
@@ -95,10 +97,10 @@ describe('a context file moved into place by the journal', () => {
       if (committed && kill.PROMPTLOCK_FAILPOINT_APPLY === '0')
         expect(left.some((name) => /^tx-[^.]+\.\d+\.staged$/.test(name))).toBe(true);
       if (!committed) expect(await storeTree(dir)).toEqual(treeA);
-      // Read through the journal, the store is consistent either way.
+      // Never read through the journal: a committed one is a problem until a run applies it.
       const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
-      expect(check.stderr).toContain('lockfile, snapshots and module agree');
-      expect(check.code).toBe(0);
+      expect(check.stderr).toContain(committed ? 'an interrupted sync left committed writes' : 'lockfile, snapshots and module agree');
+      expect(check.code).toBe(committed ? 1 : 0);
       const next = await runBuiltCli(['sync'], { cwd: dir, env });
       expect(next.code).toBe(0);
       expect(await storeTree(dir)).toEqual(treeB);
@@ -107,7 +109,7 @@ describe('a context file moved into place by the journal', () => {
     60_000,
   );
 
-  it('a journal naming a file outside its own staging as a move source is refused: nothing is moved', async () => {
+  it('a journal naming a file outside its own staging as a move source is refused whole: nothing is moved', async () => {
     const dir = await project({});
     await cp(stateA, dir, { recursive: true });
     expect((await runBuiltCli(['sync'], { cwd: dir, env: { ...env, PROMPTLOCK_FAILPOINT_APPLY: '0' } })).signal).toBe('SIGKILL');
@@ -120,6 +122,13 @@ describe('a context file moved into place by the journal', () => {
     );
     expect(edited.toString('utf8')).toContain('prompts.config.json');
     await writeFile(journalFile, edited);
+    const refused = await runBuiltCli(['sync'], { cwd: dir, env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`Refusing to apply ${journalFile}, the journal of an interrupted sync: a move names`);
+    expect(await readFile(path.join(dir, 'prompts.config.json'), 'utf8')).toContain(ACME_NAME);
+    expect(await storeTree(dir)).toEqual(treeA);
+    // Removed as the error says: the next sync completes.
+    for (const name of await workFiles(dir)) await rm(path.join(dir, '.promptlock', name));
     expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
     expect(await readFile(path.join(dir, 'prompts.config.json'), 'utf8')).toContain(ACME_NAME);
     expect(await storeTree(dir)).toEqual(treeB);

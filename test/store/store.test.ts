@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LockfileError, PromptlockError } from '../../src/errors.js';
-import { commitChanges, openStoreView, recoverStore, Transaction } from '../../src/store/journal.js';
+import { commitChanges, Transaction } from '../../src/store/journal.js';
 import { decodeLockfile, encodeLockfile } from '../../src/store/lockfile-format.js';
+import { recoverStore } from '../../src/store/recover-store.js';
 import { acquireRunLock } from '../../src/store/run-lock.js';
 import { decodeSnapshot, encodeSnapshot, snapshotIntegrity } from '../../src/store/snapshot-format.js';
+import { openStoreView } from '../../src/store/store-view.js';
 import type { Prompt } from '../../src/types.js';
-import { writeJournalFile } from '../helpers/journal.js';
+import { storeFilesIn, writeJournalFile } from '../helpers/journal.js';
 
 const prompt = (content: string): Prompt => ({
   id: 'pmt_1',
@@ -103,25 +105,30 @@ describe('lockfile format', () => {
 
 describe('journaled commits', () => {
   let root: string;
+  /** promptlock's own files in `root`: a commit may name nothing else. */
+  let files: ReturnType<typeof storeFilesIn>;
+  /** A file of the snapshots folder. */
+  const inStore = (relative: string) => path.join(root, 'prompts', relative);
   beforeEach(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'promptlock-store-'));
+    files = storeFilesIn(root, 'module.ts');
   });
   afterEach(async () => {
     await rm(root, { recursive: true, force: true });
   });
 
   it('writes and deletes together, and skips files whose content is unchanged', async () => {
-    const a = path.join(root, 'p/a.json');
-    const b = path.join(root, 'p/b.json');
-    await commitChanges(root, [
+    const a = inStore('p/a.json');
+    const b = inStore('p/b.json');
+    await commitChanges(files, [
       { kind: 'write', path: a, content: 'A' },
       { kind: 'write', path: b, content: 'B' },
     ]);
     const mtime = (await stat(a)).mtimeMs;
-    const result = await commitChanges(root, [
+    const result = await commitChanges(files, [
       { kind: 'write', path: a, content: 'A' },
-      { kind: 'delete', path: b, pruneUpTo: root },
-      { kind: 'delete', path: path.join(root, 'never-existed') },
+      { kind: 'delete', path: b, pruneUpTo: files.snapshotsDir },
+      { kind: 'delete', path: inStore('p/never-existed.json') },
     ]);
     expect(result).toEqual({ written: [], deleted: [b] });
     expect((await stat(a)).mtimeMs).toBe(mtime);
@@ -129,13 +136,13 @@ describe('journaled commits', () => {
   });
 
   it('a text larger than a chunk (a surrogate pair across the chunk boundary) is staged, compared and applied a chunk at a time', async () => {
-    const target = path.join(root, 'big.ts');
+    const target = path.join(root, 'module.ts');
     const text = `${'a'.repeat((1 << 20) - 1)}\u{1F600}${'é'.repeat(1 << 20)}end`;
-    expect(await commitChanges(root, [{ kind: 'write', path: target, content: text }])).toEqual({ written: [target], deleted: [] });
+    expect(await commitChanges(files, [{ kind: 'write', path: target, content: text }])).toEqual({ written: [target], deleted: [] });
     expect(await readFile(target, 'utf8')).toBe(text);
-    expect(await commitChanges(root, [{ kind: 'write', path: target, content: text }])).toEqual({ written: [], deleted: [] });
+    expect(await commitChanges(files, [{ kind: 'write', path: target, content: text }])).toEqual({ written: [], deleted: [] });
     const changed = `${text.slice(0, -3)}END`; // same size, different last chunk
-    expect(await commitChanges(root, [{ kind: 'write', path: target, content: changed }])).toEqual({ written: [target], deleted: [] });
+    expect(await commitChanges(files, [{ kind: 'write', path: target, content: changed }])).toEqual({ written: [target], deleted: [] });
     expect(await readFile(target, 'utf8')).toBe(changed);
   });
 
@@ -144,31 +151,31 @@ describe('journaled commits', () => {
     // Pieces of every size around a chunk (1 M chars), with multi-byte characters on their edges.
     const pieces = ['é', 'x'.repeat((1 << 20) - 2), '\u{1F600}', 'a', 'ü'.repeat(1 << 19), '', '— end'];
     const text = pieces.join('');
-    expect(await commitChanges(root, [{ kind: 'write', path: target, content: pieces }])).toEqual({ written: [target], deleted: [] });
+    expect(await commitChanges(files, [{ kind: 'write', path: target, content: pieces }])).toEqual({ written: [target], deleted: [] });
     expect(await readFile(target, 'utf8')).toBe(text);
     // The same text, as one string or other pieces: the file already holds it.
-    expect(await commitChanges(root, [{ kind: 'write', path: target, content: text }])).toEqual({ written: [], deleted: [] });
-    expect(await commitChanges(root, [{ kind: 'write', path: target, content: [text.slice(0, 7), text.slice(7)] }])).toEqual({
+    expect(await commitChanges(files, [{ kind: 'write', path: target, content: text }])).toEqual({ written: [], deleted: [] });
+    expect(await commitChanges(files, [{ kind: 'write', path: target, content: [text.slice(0, 7), text.slice(7)] }])).toEqual({
       written: [],
       deleted: [],
     });
     const changed = [...pieces.slice(0, -1), '— END'];
-    expect(await commitChanges(root, [{ kind: 'write', path: target, content: changed }])).toEqual({ written: [target], deleted: [] });
+    expect(await commitChanges(files, [{ kind: 'write', path: target, content: changed }])).toEqual({ written: [target], deleted: [] });
     expect(await readFile(target, 'utf8')).toBe(changed.join(''));
   });
 
   it('a stage that fails leaves nothing running behind it: after abort no pending journal appears, even from a slow compare', async () => {
     // A folder where the module goes (refused at staging) beside a large lockfile that takes a
     // while to compare (same size, other bytes): the refusal comes first.
-    await mkdir(path.join(root, 'out.ts'));
-    await writeFile(path.join(root, 'lock.json'), 'b'.repeat(16 << 20));
-    const transaction = new Transaction(root);
+    await mkdir(path.join(root, 'module.ts'));
+    await writeFile(files.lockfilePath, 'b'.repeat(16 << 20));
+    const transaction = new Transaction(files);
     await expect(
       transaction.stage([
-        { kind: 'write', path: path.join(root, 'lock.json'), content: 'a'.repeat(16 << 20) },
-        { kind: 'write', path: path.join(root, 'out.ts'), content: 'x' },
+        { kind: 'write', path: files.lockfilePath, content: 'a'.repeat(16 << 20) },
+        { kind: 'write', path: path.join(root, 'module.ts'), content: 'x' },
       ]),
-    ).rejects.toThrow(/out\.ts/);
+    ).rejects.toThrow(/module\.ts/);
     await transaction.abort();
     // Long enough for a compare left running to finish and open a journal (it did, before).
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -177,54 +184,56 @@ describe('journaled commits', () => {
 
   it('applies the deletes of a transaction before its writes, whenever they were staged (a file renamed on a case-insensitive disk keeps its new bytes)', async () => {
     // On a case-insensitive disk `Logo.png` and `logo.png` are one file; here the same path stands for both.
-    const file = path.join(root, 'p.files/logo.png');
+    const file = inStore('acme/p.files/logo.png');
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, 'old logo');
-    const transaction = new Transaction(root);
+    const transaction = new Transaction(files);
     await transaction.stage([{ kind: 'write', path: file, content: 'new logo' }]); // as the prompt arrives
-    await transaction.stage([{ kind: 'delete', path: file, pruneUpTo: root }]); // the dropped file, after the last prompt
+    await transaction.stage([{ kind: 'delete', path: file, pruneUpTo: files.snapshotsDir }]); // the dropped file, after the last prompt
     expect(await transaction.commit()).toEqual({ written: [file], deleted: [file] });
     expect(await readFile(file, 'utf8')).toBe('new logo');
   });
 
   it('a committed journal left by a killed run is visible to readers and rolled forward by recovery', async () => {
-    const target = path.join(root, 'lock.json');
-    const gone = path.join(root, 'p/gone.json');
+    const target = files.lockfilePath;
+    const gone = inStore('p/gone.json');
     await writeFile(target, 'old');
-    await mkdir(path.dirname(gone));
+    await mkdir(path.dirname(gone), { recursive: true });
     await writeFile(gone, 'gone');
     await writeJournalFile(
       root,
       [
-        { kind: 'write', target },
-        { kind: 'delete', target: gone, pruneUpTo: root },
-        { kind: 'write', target: path.join(root, 'p/q/new.json') },
+        { kind: 'write', target: 'prompts.lock.json' },
+        { kind: 'delete', target: 'prompts/p/gone.json', prune: true },
+        { kind: 'write', target: 'prompts/q/new.json' },
       ],
       ['new', undefined, 'N'],
     );
-    const view = await openStoreView(root);
+    const view = await openStoreView(files);
     expect((await view.readFile(target))?.toString()).toBe('new');
     expect(await view.readFile(gone)).toBeUndefined();
-    expect((await view.readFile(path.join(root, 'p/q/new.json')))?.toString()).toBe('N');
+    expect((await view.readFile(inStore('q/new.json')))?.toString()).toBe('N');
     expect(await readFile(target, 'utf8')).toBe('old'); // the view writes nothing
-    expect(await recoverStore(root)).toBe(true);
+    expect(await recoverStore(files)).toBe(true);
     expect(await readFile(target, 'utf8')).toBe('new');
-    expect(await readFile(path.join(root, 'p/q/new.json'), 'utf8')).toBe('N');
+    expect(await readFile(inStore('q/new.json'), 'utf8')).toBe('N');
     await expect(stat(gone)).rejects.toThrow();
+    await expect(stat(path.dirname(gone))).rejects.toThrow(); // pruned, up to the snapshots folder
     expect(await readdir(path.join(root, '.promptlock'))).toEqual([]);
-    expect(await recoverStore(root)).toBe(false);
+    expect(await recoverStore(files)).toBe(false);
   });
 
   it('replaying a committed journal twice (killed during its first replay) gives the same files', async () => {
-    const a = path.join(root, 'a.json');
-    const b = path.join(root, 'b.json');
+    const a = inStore('w/a.json');
+    const b = inStore('w/b.json');
+    await mkdir(path.dirname(a), { recursive: true });
     await writeFile(a, 'old a');
     await writeFile(b, 'old b');
     const journal = await writeJournalFile(
       root,
       [
-        { kind: 'write', target: a },
-        { kind: 'write', target: b },
+        { kind: 'write', target: 'prompts/w/a.json' },
+        { kind: 'write', target: 'prompts/w/b.json' },
       ],
       ['new a', 'new b'],
     );
@@ -232,19 +241,19 @@ describe('journaled commits', () => {
     // The first replay got as far as a's temporary file and b, then died.
     await writeFile(`${a}.promptlock-tmp`, 'new');
     await writeFile(b, 'new b');
-    expect(await recoverStore(root)).toBe(true);
+    expect(await recoverStore(files)).toBe(true);
     await writeFile(journal, bytes); // as if the removal of the journal was lost
-    expect(await recoverStore(root)).toBe(true);
+    expect(await recoverStore(files)).toBe(true);
     expect([await readFile(a, 'utf8'), await readFile(b, 'utf8')]).toEqual(['new a', 'new b']);
-    expect((await readdir(root)).sort()).toEqual(['.promptlock', 'a.json', 'b.json']);
+    expect((await readdir(path.dirname(a))).sort()).toEqual(['a.json', 'b.json']);
   });
 
   it('an uncommitted journal (still .pending) is discarded: the old files stand', async () => {
-    const target = path.join(root, 'lock.json');
+    const target = files.lockfilePath;
     await writeFile(target, 'old');
-    await writeJournalFile(root, [{ kind: 'write', target }], ['new'], { suffix: '.pending' });
-    expect((await (await openStoreView(root)).readFile(target))?.toString()).toBe('old');
-    expect(await recoverStore(root)).toBe(false);
+    await writeJournalFile(root, [{ kind: 'write', target: 'prompts.lock.json' }], ['new'], { suffix: '.pending' });
+    expect((await (await openStoreView(files)).readFile(target))?.toString()).toBe('old');
+    expect(await recoverStore(files)).toBe(false);
     expect(await readFile(target, 'utf8')).toBe('old');
     expect(await readdir(path.join(root, '.promptlock'))).toEqual([]);
   });
@@ -252,13 +261,13 @@ describe('journaled commits', () => {
   it.each([1, 10, 21, 40, -71, -1])(
     'a torn journal (cut to %i bytes) is not committed: ignored by readers, discarded by recovery, the old files stand',
     async (cut) => {
-      const target = path.join(root, 'lock.json');
+      const target = files.lockfilePath;
       await writeFile(target, 'old');
-      const journal = await writeJournalFile(root, [{ kind: 'write', target }], ['new content']);
+      const journal = await writeJournalFile(root, [{ kind: 'write', target: 'prompts.lock.json' }], ['new content']);
       const bytes = await readFile(journal);
       await writeFile(journal, bytes.subarray(0, cut < 0 ? bytes.byteLength + cut : cut));
-      expect((await (await openStoreView(root)).readFile(target))?.toString()).toBe('old');
-      expect(await recoverStore(root)).toBe(false);
+      expect((await (await openStoreView(files)).readFile(target))?.toString()).toBe('old');
+      expect(await recoverStore(files)).toBe(false);
       expect(await readFile(target, 'utf8')).toBe('old');
       expect(await readdir(path.join(root, '.promptlock'))).toEqual([]);
     },
@@ -272,12 +281,7 @@ describe('journaled commits', () => {
     ],
     ['bytes added', (b: Buffer) => Buffer.concat([b, Buffer.from('more')]), 'where its header announces'],
     [
-      'a header that is not JSON (version 1)',
-      (b: Buffer) => Buffer.concat([Buffer.from('promptlock-journal 1\n{oops\n'), b.subarray(b.indexOf(0x0a, 21) + 1)]),
-      'its header is not valid JSON',
-    ],
-    [
-      'a header that is not JSON (version 2)',
+      'a header that is not JSON',
       (b: Buffer) => {
         const at = Number(b.toString('latin1', 21, 37));
         return Buffer.concat([b.subarray(0, at), Buffer.from('{oops\n'), b.subarray(b.indexOf(0x0a, at) + 1)]);
@@ -285,29 +289,39 @@ describe('journaled commits', () => {
       'its header is not valid JSON',
     ],
     ['not a journal', () => Buffer.from('something else entirely\n'), 'it does not start like a promptlock journal'],
+    // Version 1 journals (header first) are no longer read: a committed one is refused, never replayed.
+    [
+      'the previous format',
+      () => Buffer.from('promptlock-journal 1\n{"ops":[]}\n\nend 0\n'),
+      'it does not start like a promptlock journal',
+    ],
   ])('a committed journal with %s is refused clearly, never applied', async (_name, damage, why) => {
-    const target = path.join(root, 'lock.json');
+    const target = files.lockfilePath;
     await writeFile(target, 'old');
-    const journal = await writeJournalFile(root, [{ kind: 'write', target }], ['new content, long enough to be flipped somewhere in it']);
+    const journal = await writeJournalFile(
+      root,
+      [{ kind: 'write', target: 'prompts.lock.json' }],
+      ['new content, long enough to be flipped somewhere in it'],
+    );
     await writeFile(journal, damage(await readFile(journal)));
     const message = `Refusing to apply ${journal}, the journal of an interrupted sync: `;
-    await expect(recoverStore(root)).rejects.toThrow(message);
-    await expect(recoverStore(root)).rejects.toThrow(why);
-    await expect(openStoreView(root)).rejects.toThrow(message);
-    await expect(recoverStore(root)).rejects.toThrow(PromptlockError);
+    await expect(recoverStore(files)).rejects.toThrow(message);
+    await expect(recoverStore(files)).rejects.toThrow(why);
+    await expect(openStoreView(files)).rejects.toThrow(message);
+    await expect(recoverStore(files)).rejects.toThrow(PromptlockError);
     expect(await readFile(target, 'utf8')).toBe('old');
     expect(await readdir(path.join(root, '.promptlock'))).toEqual(['tx-1-1.journal']); // left for the user to look at
   });
 
   it('a commit leaves no journal behind and no temporary file beside its targets', async () => {
-    const files = Array.from({ length: 50 }, (_, i) => path.join(root, `s/${i % 5}/f${i}.json`));
+    const targets = Array.from({ length: 50 }, (_, i) => inStore(`s${i % 5}/f${i}.json`));
     await commitChanges(
-      root,
-      files.map((file, i) => ({ kind: 'write' as const, path: file, content: `content ${i}` })),
+      files,
+      targets.map((file, i) => ({ kind: 'write' as const, path: file, content: `content ${i}` })),
     );
-    for (const [i, file] of files.entries()) expect(await readFile(file, 'utf8')).toBe(`content ${i}`);
+    for (const [i, file] of targets.entries()) expect(await readFile(file, 'utf8')).toBe(`content ${i}`);
     expect((await readdir(path.join(root, '.promptlock'))).filter((n) => n.startsWith('tx-'))).toEqual([]);
-    expect((await readdir(path.join(root, 's/0'))).sort()).toEqual([
+    expect((await readdir(inStore('s0'))).sort()).toEqual([
       'f0.json',
       'f10.json',
       'f15.json',
@@ -322,11 +336,11 @@ describe('journaled commits', () => {
   });
 
   it('a leftover temporary name that is a link is removed, never written through', async () => {
-    const target = path.join(root, 'lock.json');
+    const target = files.lockfilePath;
     const victim = path.join(root, 'victim.txt');
     await writeFile(victim, 'victim');
     await symlink(victim, `${target}.promptlock-tmp`);
-    await commitChanges(root, [{ kind: 'write', path: target, content: 'new' }]);
+    await commitChanges(files, [{ kind: 'write', path: target, content: 'new' }]);
     expect(await readFile(victim, 'utf8')).toBe('victim');
     expect(await readFile(target, 'utf8')).toBe('new');
     expect((await lstat(target)).isSymbolicLink()).toBe(false);

@@ -1,8 +1,7 @@
 /**
  * A sync stages each prompt into its pending journal as it is fetched (src/sync/sync.ts): a kill
  * while it fetches leaves the previous files, the next run discards the pending journal and
- * completes; unchanged files are never staged; a dry run stages nothing; a journal in the format
- * of the previous version (v1) left by a killed run is still replayed.
+ * completes; unchanged files are never staged; a dry run stages nothing.
  */
 import { cp, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,7 +10,6 @@ import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
-import { writeJournalFileV1 } from '../helpers/journal.js';
 import { removeDir, storeTree } from '../helpers/project.js';
 import { generatedPrompt, writeServedFolder } from '../helpers/served-folder.js';
 
@@ -159,35 +157,5 @@ describe('while a sync fetches', () => {
       await publish([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 1);
       await slow.reload();
     }
-  });
-});
-
-describe('a journal of the previous format', () => {
-  it('a committed v1 journal left by a killed run is read through by check and replayed by the next run', async () => {
-    const dir = await copyOfA();
-    const snapshot = path.join(dir, 'prompts/bulk/prompt-0000.json');
-    const lockfile = path.join(dir, 'prompts.lock.json');
-    const bytesOf = (file: string) => Buffer.from(treeA[path.relative(dir, file)]!, 'base64').toString('utf8');
-    // Killed after its commit point, half applied: a snapshot not yet replaced, a stray file not yet removed.
-    await writeFile(snapshot, '{"half": "written"}\n');
-    const stray = path.join(dir, 'prompts/bulk/stray.txt');
-    await writeFile(stray, 'to be removed');
-    await writeJournalFileV1(
-      dir,
-      [
-        { kind: 'write', target: snapshot },
-        { kind: 'delete', target: stray },
-        { kind: 'write', target: lockfile },
-      ],
-      [bytesOf(snapshot), undefined, bytesOf(lockfile)],
-    );
-    const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
-    expect(check.stderr).toContain('lockfile, snapshots and module agree');
-    expect(check.code).toBe(0);
-    const generate = await runBuiltCli(['generate'], { cwd: dir, env: {} });
-    expect(generate.code, generate.stderr).toBe(0);
-    expect(generate.stderr).toContain('Completed the writes of an interrupted sync first.');
-    expect(await txFiles(dir)).toEqual([]);
-    expect(await storeTree(dir)).toEqual(treeA);
   });
 });

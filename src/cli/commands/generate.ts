@@ -24,11 +24,13 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
 
 async function generateProject(ctx: CommandContext, config: ResolvedConfig, flags: GenerateFlags): Promise<number> {
   // Loaded here rather than at the top so other commands do not pay for them at start-up.
-  const [{ generate, generateOptionsFor }, { finishInterruptedRun }] = await Promise.all([
+  const [{ generate, generateOptionsFor }, { finishInterruptedRun }, { storeFilesOf }] = await Promise.all([
     import('../../sync/generate.js'),
     import('../../store/finish-interrupted-run.js'),
+    import('../../sync/store-files.js'),
   ]);
-  if (await finishInterruptedRun(config.rootDir, 'generate')) {
+  // The journal's prompt data only: the module is generated from it just below.
+  if (await finishInterruptedRun(storeFilesOf(config), 'generate')) {
     ctx.logger.info('Completed the writes of an interrupted sync first.');
   }
   if (!existsSync(config.lockfilePath)) return generateEmpty(ctx, config.lockfilePath, config.outputPath, config.omit, config.rootDir);
