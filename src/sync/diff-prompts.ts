@@ -4,22 +4,15 @@
  */
 import { structuredPatch } from 'diff';
 import { encodeSnapshot } from '../store/snapshot-format.js';
-import { listVariables } from '../template/index.js';
+import { listVariables, type Variable } from '../template/index.js';
 import { terminalText } from '../terminal-text.js';
 import { type Prompt, promptTexts } from '../types.js';
+import { type BreakingChange, breakingChange, describeBreaking } from './breaking-change.js';
 
 export interface FieldDiff {
   field: string;
   /** Unified-diff lines (` `, `-`, `+` prefixed) with `@@` hunk headers. */
   lines: string[];
-}
-
-/** How the generated function's parameter changes: any of these breaks callers at compile time. */
-interface SignatureChange {
-  added: string[];
-  removed: string[];
-  /** `name: string → number`. */
-  retyped: string[];
 }
 
 export interface PromptDiff {
@@ -31,32 +24,20 @@ export interface PromptDiff {
    * Set when callers of the generated code break: the function's variables changed, or the
    * function is removed. Breaking prompts are listed first.
    */
-  breaking?: SignatureChange | { removed: 'function' };
+  breaking?: BreakingChange;
   /** Timestamp fields (`createdAt`, `urlFetchedAt`…) that changed, shown as one line, not as a diff. */
   timestamps?: string[];
   fields: FieldDiff[];
 }
 
 /** The variables of the generated function, as the lockfile records them (name → TypeScript type). */
-function signatureOf(name: string, prompt: Prompt): Map<string, string> {
+function signatureOf(name: string, prompt: Prompt): Variable[] {
   try {
-    return new Map(listVariables(promptTexts(prompt), name).map((v) => [v.name, v.type]));
+    return listVariables(promptTexts(prompt), name);
   } catch {
     // Conflicting hints: sync reports it; the diff still shows the texts.
-    return new Map();
+    return [];
   }
-}
-
-function signatureChange(name: string, old: Prompt, next: Prompt): SignatureChange | undefined {
-  const before = signatureOf(name, old);
-  const after = signatureOf(name, next);
-  const added = [...after.keys()].filter((v) => !before.has(v)).sort();
-  const removed = [...before.keys()].filter((v) => !after.has(v)).sort();
-  const retyped = [...after.keys()]
-    .filter((v) => before.has(v) && before.get(v) !== after.get(v))
-    .sort()
-    .map((v) => `${v}: ${before.get(v)} → ${after.get(v)}`);
-  return added.length + removed.length + retyped.length > 0 ? { added, removed, retyped } : undefined;
 }
 
 /** Keys whose values are moments, not content: folded into one line of the diff. */
@@ -132,7 +113,7 @@ export function diffPrompts(
       old && next ? [...new Set([...oldTimes.keys(), ...nextTimes.keys()])].filter((k) => oldTimes.get(k) !== nextTimes.get(k)).sort() : [];
     const status = !old ? 'added' : !next ? 'removed' : 'changed';
     if (status === 'changed' && fields.length === 0 && timestamps.length === 0 && old!.version === next!.version) continue;
-    const breaking = old && next ? signatureChange(name, old, next) : !next ? { removed: 'function' as const } : undefined;
+    const breaking = old ? breakingChange(signatureOf(name, old), next ? signatureOf(name, next) : undefined) : undefined;
     out.push({
       name,
       status,
@@ -145,18 +126,6 @@ export function diffPrompts(
   }
   // Breaking changes first (stable: by name within each group), for the reviewer's eyes.
   return [...out.filter((d) => d.breaking), ...out.filter((d) => !d.breaking)];
-}
-
-/** `variables added: x; removed: y; retyped: z: string → number`, or `its function is removed`. */
-function describeBreaking(breaking: NonNullable<PromptDiff['breaking']>): string {
-  if (breaking.removed === 'function') return 'its function leaves the generated module';
-  const change = breaking as SignatureChange;
-  const parts = [
-    change.added.length ? `variables added: ${change.added.join(', ')}` : '',
-    change.removed.length ? `variables removed: ${change.removed.join(', ')}` : '',
-    change.retyped.length ? `variables retyped: ${change.retyped.join(', ')}` : '',
-  ];
-  return `its function's parameter changes (${parts.filter(Boolean).join('; ')})`;
 }
 
 type Paint = (kind: 'add' | 'del' | 'hunk' | 'title', text: string) => string;

@@ -38,8 +38,25 @@ function isFloatingAndLocked(target: Target, locked: LockEntry | undefined): boo
   );
 }
 
-/** One prompt's outcome: its new lock entry, and the prompt when it was fetched or kept. */
-type Resolved = { name: string; entry: LockEntry } & ({ fetched: FetchedPrompt } | { kept: Prompt });
+/** One prompt's outcome: its new lock entry, and the prompt when it was fetched or kept; or why it was skipped. */
+type Resolved = { name: string } & (
+  | { entry: LockEntry; fetched: FetchedPrompt }
+  | { entry: LockEntry; kept: Prompt }
+  | { skipped: string }
+);
+
+/**
+ * A prompt the list named for a glob (or "every prompt") whose `latest` answers 404: the package
+ * has only a draft. It is skipped, not an error: the config never asked for it by name.
+ */
+function isDraftOnly(error: unknown, target: Target, fromList: ReadonlySet<string>): boolean {
+  return (
+    error instanceof ServiceError &&
+    error.status === 404 &&
+    fromList.has(target.name) &&
+    (target.selector === null || target.selector === 'latest')
+  );
+}
 
 /**
  * Resolves every target against the service, streaming: the exact entries start at once, the
@@ -65,6 +82,8 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
 
   const pool = promptPool<Resolved>(Math.max(1, config.concurrency - (streams ? 1 : 0)));
   const waiting = new Map<string, Target>();
+  // Targets only a glob (or "every prompt") asked for, by the list naming them.
+  const fromList = new Set<string>();
   let total = 0;
   let done = 0;
   let savedByList = 0;
@@ -93,6 +112,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
         if (!needsList) continue;
         for (const target of wanted.add(pageNames)) {
           total++;
+          fromList.add(target.name);
           schedule(target, provable(target) ? versions.get(target.name) : undefined);
         }
       }
@@ -139,12 +159,17 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
   const next: Lockfile = { lockfileVersion: previous.lockfileVersion, prompts: partial ? { ...previous.prompts } : {} };
   const kept = new Map<string, Prompt>();
   const fetched: FetchedPrompt[] = [];
+  const skipped: ResolvedPrompts['skipped'] = [];
   for (const result of results) {
+    if ('skipped' in result) {
+      skipped.push({ name: result.name, reason: result.skipped });
+      continue;
+    }
     next.prompts[result.name] = result.entry;
     if ('fetched' in result) fetched.push(result.fetched);
     else kept.set(result.name, result.kept);
   }
-  return { next, fetched, kept, partial, savedByList };
+  return { next, fetched, kept, partial, savedByList, skipped };
 
   async function resolveOne(target: Target, proven: boolean): Promise<Resolved> {
     const locked = previous.prompts[target.name];
@@ -178,6 +203,10 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
       options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total, fetched: true });
       return { name: target.name, entry: fetched.entry, fetched };
     } catch (error) {
+      if (isDraftOnly(error, target, fromList)) {
+        options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total, fetched: false });
+        return { name: target.name, skipped: 'no published version yet' };
+      }
       throw await explainNotFound(error, target, listed);
     }
   }
@@ -202,12 +231,15 @@ async function explainNotFound(error: unknown, target: Target, listed: () => Pro
     // The explanation is a courtesy; the 404 is what matters, unless the address is not a service at all.
     if (listing instanceof ServiceError && listing.code === 'not_a_service') return listing;
   }
-  if (selector && names?.includes(name)) {
-    const what = selector === 'draft' ? 'no draft' : selector === 'latest' ? 'no published version' : `no version ${selector}`;
+  if (names?.includes(name)) {
+    const published = selector === null || selector === 'latest';
+    const what = selector === 'draft' ? 'no draft' : published ? 'no published version' : `no version ${selector}`;
     return new ServiceError(`${name} exists, but has ${what} on the service (404).`, {
       status: 404,
       code: 'not_found',
-      hint: `Change the selector of ${name} in the config (the service lists the package, so the name is right).`,
+      hint: published
+        ? `Publish a version of ${name}, or follow its draft: ask for "${name}:draft" in the config.`
+        : `Change the selector of ${name} in the config (the service lists the package, so the name is right).`,
       cause: error,
     });
   }

@@ -17,6 +17,7 @@ import { readLockedSnapshot } from '../store/read-store.js';
 import { acquireRunLock } from '../store/run-lock.js';
 import { Stager } from '../store/staged-file.js';
 import type { Prompt } from '../types.js';
+import { breakingChange } from './breaking-change.js';
 import { readPreviousLockfile } from './merge-resolution.js';
 import { resolveFromLockfile } from './resolve-from-lockfile.js';
 import { resolveFromService } from './resolve-from-service.js';
@@ -76,6 +77,11 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     // Only `diff` (a dry run) shows them: a sync reads no previous snapshot it does not need.
     const before = options.dryRun ? await promptsBefore(view, config, previous) : new Map<string, Prompt>();
     const changes = lockChanges(previous, resolved.next, resolved.partial);
+    // Callers of these functions break (README, "diff"): the same rule `diff` marks them by.
+    const breaking = [...changes.changed, ...changes.removed].flatMap(({ name }) => {
+      const change = breakingChange(previous.prompts[name]?.variables, resolved.next.prompts[name]?.variables);
+      return change ? [{ name, change }] : [];
+    });
     let files = { written: [] as string[], deleted: [] as string[] };
     if (transaction) {
       options.onEvent?.({ type: 'phase', phase: 'write' });
@@ -85,9 +91,11 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     return {
       prompts: Object.keys(resolved.next.prompts).length,
       ...changes,
+      breaking,
       renamed,
       fetched: resolved.fetched.length,
       savedByList: resolved.savedByList ?? 0,
+      skipped: resolved.skipped ?? [],
       ...files,
       before,
       after,

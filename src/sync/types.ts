@@ -12,6 +12,7 @@ import type { StoreView } from '../store/journal.js';
 import type { LockEntry, LockedFile, Lockfile } from '../store/lockfile-format.js';
 import type { StagedFile, Stager } from '../store/staged-file.js';
 import type { ContextDownload, Prompt, PromptSummary } from '../types.js';
+import type { BreakingChange } from './breaking-change.js';
 import type { ConflictResolution } from './merge-resolution.js';
 
 /**
@@ -116,6 +117,15 @@ export interface ResolvedPrompts {
   partial: boolean;
   /** Floating prompts not fetched because the list named them at their locked version. */
   savedByList?: number;
+  /** Prompts a glob (or "every prompt") matched that were left out, with the reason (a package with only a draft). */
+  skipped?: SkippedPrompt[];
+}
+
+/** A prompt the list named for a glob that a sync left out, and why. */
+export interface SkippedPrompt {
+  name: string;
+  /** `no published version yet`. */
+  reason: string;
 }
 
 export interface PromptChange {
@@ -134,11 +144,15 @@ export interface LockChanges {
 
 export interface SyncResult extends LockChanges {
   prompts: number;
+  /** Changed or removed prompts whose generated function breaks its callers, by name. */
+  breaking: Array<{ name: string; change: BreakingChange }>;
   /** Prompts whose export name changed (only with `renameExports`, or a name removed from the lockfile). */
   renamed: ExportRename[];
   fetched: number;
   /** Gets the list saved: floating prompts it named at their locked version. */
   savedByList: number;
+  /** Prompts a glob matched that are not in the lockfile: a package with only a draft. */
+  skipped: SkippedPrompt[];
   written: string[];
   deleted: string[];
   /** Prompts before (filled by a dry run only) and after, for `diff`. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/types.js';
+import { describeBreaking } from '../../sync/breaking-change.js';
 import { sync } from '../../sync/sync.js';
 import type { SyncClient, SyncResult } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
@@ -29,6 +30,8 @@ function summary(result: SyncResult, rootDir: string) {
     removed: result.removed,
     renamed: result.renamed,
     unchanged: result.unchanged,
+    breaking: result.breaking.map(({ name, change }) => ({ name, ...change, message: describeBreaking(change) })),
+    skipped: result.skipped,
     fetched: result.fetched,
     savedByList: result.savedByList,
     written: result.written.map(rel),
@@ -94,16 +97,37 @@ async function syncProject(
   const requests = `${pluralise(result.requests, 'request')}${result.retries ? `, ${pluralise(result.retries, 'retry', 'retries')}` : ''}${saved}`;
   if (touched === 0 && result.written.length === 0 && result.deleted.length === 0) {
     ctx.logger.success(`${pluralise(result.prompts, 'prompt')} up to date, no file changed (${requests}, ${seconds} s)`);
+    printSkipped(ctx, result);
     return 0;
   }
   ctx.logger.success(
     `Synced ${pluralise(result.prompts, 'prompt')} in ${seconds} s: ${result.added.length} added, ${result.changed.length} changed, ${result.removed.length} removed, ${result.unchanged} unchanged (${requests})`,
   );
-  for (const c of result.added) ctx.logger.info(`  ${colors.green('+')} ${c.name}  ${c.to}`);
-  for (const c of result.changed)
-    ctx.logger.info(`  ${colors.yellow('~')} ${c.name}  ${c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}`);
-  for (const c of result.removed) ctx.logger.info(`  ${colors.red('-')} ${c.name}`);
+  // Breaking changes first, marked as `diff` marks them: callers of these functions no longer compile.
+  const breaking = new Map(result.breaking.map((b) => [b.name, b.change]));
+  const mark = (name: string) => (breaking.has(name) ? `  ${colors.red('BREAKING')}` : '');
+  const lines: Array<{ name: string; line: string }> = [
+    ...result.added.map((c) => ({ name: c.name, line: `  ${colors.green('+')} ${c.name}  ${c.to}` })),
+    ...result.changed.map((c) => ({
+      name: c.name,
+      line: `  ${colors.yellow('~')} ${c.name}  ${c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}${mark(c.name)}`,
+    })),
+    ...result.removed.map((c) => ({ name: c.name, line: `  ${colors.red('-')} ${c.name}${mark(c.name)}` })),
+  ];
+  for (const { name, line } of [...lines.filter((l) => breaking.has(l.name)), ...lines.filter((l) => !breaking.has(l.name))]) {
+    ctx.logger.info(line);
+    const change = breaking.get(name);
+    if (change) ctx.logger.info(`      breaking: ${describeBreaking(change)}`);
+  }
   for (const r of result.renamed) ctx.logger.warn(`${r.name} is now exported as ${r.to} (was ${r.from}): update its imports`);
+  printSkipped(ctx, result);
   ctx.logger.verbose(`wrote ${result.written.length} files, deleted ${result.deleted.length}`);
   return 0;
+}
+
+/** One line per prompt a glob matched and the sync left out (a package with only a draft). */
+function printSkipped(ctx: CommandContext, result: SyncResult): void {
+  for (const { name, reason } of result.skipped) {
+    ctx.logger.info(`skipped ${name}: ${reason}; add "${name}:draft" to follow its draft`);
+  }
 }
