@@ -11,9 +11,21 @@ import { type BreakingChange, breakingChange, describeBreaking } from './breakin
 
 export interface FieldDiff {
   field: string;
-  /** Unified-diff lines (` `, `-`, `+` prefixed) with `@@` hunk headers. */
+  /** Unified-diff lines (` `, `-`, `+` prefixed) with `@@` hunk headers; empty when `replaced` is set. */
   lines: string[];
+  /**
+   * Set instead of line diffs when the texts differ in too many lines to compare in bounded time
+   * (`DIFF_BOUNDS`): how many lines each side has.
+   */
+  replaced?: { before: number; after: number };
 }
+
+/**
+ * Bounds of the line diff (jsdiff's Myers diff is quadratic in the number of changed lines): a
+ * field whose texts differ by more than `maxEditLength` lines added plus removed, or a diff still
+ * computing when the run's `budgetMs` is spent, is shown as "text replaced" with its line counts.
+ */
+const DIFF_BOUNDS = { maxEditLength: 1000, budgetMs: 1500 };
 
 export interface PromptDiff {
   name: string;
@@ -67,10 +79,20 @@ function text(prompt: Prompt | undefined, field: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function lineDiff(field: string, before: string | undefined, after: string | undefined): FieldDiff | undefined {
+function lineDiff(field: string, before: string | undefined, after: string | undefined, deadline: number): FieldDiff | undefined {
   if (before === after) return undefined;
   const asLines = (value: string | undefined) => (value === undefined ? '' : `${value}\n`);
-  const patch = structuredPatch(field, field, asLines(before), asLines(after), '', '', { context: 3 });
+  // A side with no text is all additions (or deletions): linear, so not bounded by edit length.
+  const oneSided = !before || !after;
+  const patch = structuredPatch(field, field, asLines(before), asLines(after), '', '', {
+    context: 3,
+    ...(oneSided ? {} : { maxEditLength: DIFF_BOUNDS.maxEditLength }),
+    timeout: Math.max(1, deadline - Date.now()),
+  });
+  if (!patch) {
+    const count = (value: string | undefined) => (value === undefined ? 0 : value.split('\n').length);
+    return { field, lines: [], replaced: { before: count(before), after: count(after) } };
+  }
   const lines: string[] = [];
   for (const hunk of patch.hunks) {
     // An empty side is written `-0,0` as GNU diff does (jsdiff numbers it from 1).
@@ -80,6 +102,12 @@ function lineDiff(field: string, before: string | undefined, after: string | und
     for (const line of hunk.lines) if (!line.startsWith('\\')) lines.push(line);
   }
   return { field, lines };
+}
+
+/** `text replaced: 60,000 lines → 60,000 lines`: a field too changed to diff line by line. */
+function describeReplaced({ before, after }: NonNullable<FieldDiff['replaced']>): string {
+  const lines = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'line' : 'lines'}`;
+  return `text replaced: ${lines(before)} → ${lines(after)} (too many changed lines to show line by line)`;
 }
 
 /** Everything but the texts and timestamps (tags, category, context, metadata…), compared as snapshot JSON. */
@@ -97,17 +125,18 @@ export function diffPrompts(
 ): PromptDiff[] {
   const all = [...new Set([...before.keys(), ...after.keys()])].filter((n) => !names || names.has(n)).sort();
   const out: PromptDiff[] = [];
+  const deadline = Date.now() + DIFF_BOUNDS.budgetMs;
   for (const name of all) {
     const old = before.get(name);
     const next = after.get(name);
     const fields: FieldDiff[] = [];
     for (const field of DIFFED_FIELDS) {
-      const diff = lineDiff(field, text(old, field), text(next, field));
+      const diff = lineDiff(field, text(old, field), text(next, field), deadline);
       if (diff) fields.push(diff);
     }
     const oldTimes = new Map<string, unknown>();
     const nextTimes = new Map<string, unknown>();
-    const other = lineDiff('other fields', otherFields(old, oldTimes), otherFields(next, nextTimes));
+    const other = lineDiff('other fields', otherFields(old, oldTimes), otherFields(next, nextTimes), deadline);
     if (other && old && next) fields.push(other);
     const timestamps =
       old && next ? [...new Set([...oldTimes.keys(), ...nextTimes.keys()])].filter((k) => oldTimes.get(k) !== nextTimes.get(k)).sort() : [];
@@ -148,7 +177,7 @@ export function formatDiffText(diffs: readonly PromptDiff[], paint: Paint = (_k,
     if (d.status === 'removed') continue;
     if (d.timestamps) out.push(`  timestamps changed: ${d.timestamps.join(', ')}`);
     for (const field of d.fields) {
-      out.push(`  ${field.field}:`);
+      out.push(`  ${field.field}:${field.replaced ? ` ${describeReplaced(field.replaced)}` : ''}`);
       for (const line of field.lines) {
         const kind = line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : undefined;
         // Context lines are prompt text printed unpainted: no escape sequence of theirs (a colour
@@ -184,6 +213,10 @@ export function formatDiffMarkdown(diffs: readonly PromptDiff[]): string {
     if (d.status === 'removed') continue;
     if (d.timestamps) out.push(`_Timestamps changed: ${d.timestamps.join(', ')}_`, '');
     for (const field of d.fields) {
+      if (field.replaced) {
+        out.push(`**${field.field}**: ${describeReplaced(field.replaced)}`, '');
+        continue;
+      }
       const body = field.lines.join('\n');
       const fence = fenceFor(body);
       out.push(`**${field.field}**`, '', `${fence}diff`, body, fence, '');
