@@ -17,6 +17,7 @@ import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
 import type { Variable } from '../template/index.js';
 import type { Prompt } from '../types.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
+import { haltsRun, promptPool } from './for-each-prompt.js';
 import { listedNames } from './list-names.js';
 import { orphanSnapshots } from './store-changes.js';
 import type { CheckProblem, CheckResult, SyncClient } from './types.js';
@@ -223,36 +224,35 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   return { problems: problems.map(relative), checked: names.length };
 }
 
+/**
+ * The lockfile against the service, prompt by prompt; a prompt-level failure (a 404) is one
+ * problem of that prompt. A failure that ends the run (a rejected key, an address that cannot be
+ * reached, a service failing after its retries) starts nothing more and is one problem, not one
+ * per prompt (src/sync/for-each-prompt.ts, `haltsRun`).
+ */
 async function checkRemote(options: CheckOptions, lockfile: Lockfile, entries: readonly RequestedEntry[]): Promise<CheckProblem[]> {
   if (!options.connect) throw new PromptlockError('check --remote needs a service connection.');
+  const { config } = options;
   const client = await options.connect();
   const problems: CheckProblem[] = [];
   try {
-    const names = Object.keys(lockfile.prompts).sort();
+    const pool = promptPool<CheckProblem | undefined>(config.concurrency);
     // Gathered per prompt, reported in name order: the same drift gives the same report.
-    const found = await Promise.all(
-      names.map(async (name): Promise<CheckProblem | undefined> => {
-        const entry = lockfile.prompts[name]!;
-        try {
-          const remote = await fetchPrompt(client, name, entry.selector as Selector | null, {
-            withFiles: false,
-            limits: options.config.limits,
-            apiKey: options.config.apiKey,
-          });
-          if (remote.entry.integrity === entry.integrity) return undefined;
-          const message =
-            remote.entry.version !== entry.version
-              ? `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`
-              : `${name}: ${entry.version} changed on the service since it was locked`;
-          return { code: 'remote-changed', subject: name, message, fix: 'run `promptlock sync` to lock it' };
-        } catch (error) {
-          return { code: 'remote-error', subject: name, message: `${name}: ${(error as Error).message}` };
-        }
-      }),
-    );
-    problems.push(...found.filter((p): p is CheckProblem => p !== undefined));
+    for (const name of Object.keys(lockfile.prompts).sort()) pool.add(() => remoteProblem(client, config, name, lockfile.prompts[name]!));
+    try {
+      problems.push(...(await pool.finish()).filter((p): p is CheckProblem => p !== undefined));
+    } catch (error) {
+      if (!(error instanceof PromptlockError)) throw error;
+      problems.push({
+        code: 'remote-error',
+        subject: config.baseUrl,
+        message: `the service could not be checked: ${error.message.replace(/\.$/, '')}`,
+        ...(error.hint ? { fix: error.hint } : {}),
+      });
+      return problems;
+    }
     if (entries.length === 0 || entries.some((e) => e.kind === 'glob')) {
-      for (const name of listedNames(await client.listAll(), options.config.workspace)) {
+      for (const name of listedNames(await client.listAll(), config.workspace)) {
         if (!lockfile.prompts[name] && selectorFor(entries, name) !== undefined) {
           problems.push({
             code: 'remote-not-locked',
@@ -267,4 +267,29 @@ async function checkRemote(options: CheckOptions, lockfile: Lockfile, entries: r
     await client.close();
   }
   return problems;
+}
+
+/** One locked prompt against what the service answers for its selector; a run-ending failure is thrown. */
+async function remoteProblem(
+  client: SyncClient,
+  config: ResolvedConfig,
+  name: string,
+  entry: LockEntry,
+): Promise<CheckProblem | undefined> {
+  try {
+    const remote = await fetchPrompt(client, name, entry.selector as Selector | null, {
+      withFiles: false,
+      limits: config.limits,
+      apiKey: config.apiKey,
+    });
+    if (remote.entry.integrity === entry.integrity) return undefined;
+    const message =
+      remote.entry.version !== entry.version
+        ? `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`
+        : `${name}: ${entry.version} changed on the service since it was locked`;
+    return { code: 'remote-changed', subject: name, message, fix: 'run `promptlock sync` to lock it' };
+  } catch (error) {
+    if (haltsRun(error)) throw error;
+    return { code: 'remote-error', subject: name, message: `${name}: ${(error as Error).message}` };
+  }
 }
