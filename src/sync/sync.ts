@@ -13,6 +13,7 @@ import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
 import { openStoreView, recoverStore, type StoreView, Transaction } from '../store/journal.js';
 import { emptyLockfile, type Lockfile } from '../store/lockfile-format.js';
+import { conflictMarkerLine } from '../store/lockfile-merge.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import { acquireRunLock } from '../store/run-lock.js';
 import { Stager } from '../store/staged-file.js';
@@ -83,10 +84,12 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
       return change ? [{ name, change }] : [];
     });
     let files = { written: [] as string[], deleted: [] as string[] };
+    let conflictedModule: string[] = [];
     if (transaction) {
       options.onEvent?.({ type: 'phase', phase: 'write' });
-      await stageTail(transaction, view, config, previous, resolved, after, !resolved.partial && !options.frozen);
+      const conflicted = await stageTail(transaction, view, config, previous, resolved, after, !resolved.partial && !options.frozen);
       files = await transaction.commit();
+      conflictedModule = conflicted.filter((file) => files.written.includes(file));
     }
     return {
       prompts: Object.keys(resolved.next.prompts).length,
@@ -104,6 +107,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
       status429: client?.stats.status429 ?? 0,
       durationMs: Math.round(performance.now() - started),
       ...(resolution ? { resolvedConflict: resolution } : {}),
+      ...(conflictedModule.length > 0 ? { conflictedModule } : {}),
     };
   } finally {
     // Each step whatever the one before did: a client that fails to close must not leave the
@@ -165,7 +169,8 @@ function lockChanges(previous: Lockfile, next: Lockfile, partial: boolean): Lock
 /**
  * Generates the module and stages it with the lockfile and the deletes, after the snapshots staged
  * while fetching. Its own function, so the module text is released once staged: the commit that
- * follows holds no file content.
+ * follows holds no file content. Returns the module's files that hold git conflict markers on disk
+ * (a merge conflicted in them), which the summary names once they are rewritten.
  */
 async function stageTail(
   transaction: Transaction,
@@ -175,7 +180,7 @@ async function stageTail(
   resolved: ResolvedPrompts,
   after: ReadonlyMap<string, Prompt>,
   prune: boolean,
-): Promise<void> {
+): Promise<string[]> {
   const moduleFiles = generateModuleParts(
     Object.keys(resolved.next.prompts)
       .sort()
@@ -192,4 +197,10 @@ async function stageTail(
     prune,
   });
   await transaction.stage(changes);
+  const conflicted: string[] = [];
+  for (const file of moduleFiles) {
+    const bytes = await view.readFile(file.path);
+    if (bytes?.includes('<<<<<<<') && conflictMarkerLine(bytes.toString('utf8')) !== undefined) conflicted.push(file.path);
+  }
+  return conflicted;
 }

@@ -164,6 +164,8 @@ export interface SyncResult extends LockChanges {
   durationMs: number;
   /** Set when the lockfile had git conflict markers: how both sides were merged. */
   resolvedConflict?: ConflictResolution;
+  /** Files of the module that held git conflict markers and were rewritten from lockfile and snapshots. */
+  conflictedModule?: string[];
 }
 
 /** One finding of `check`: what is wrong (`code`), about what, in words, and how to fix it. */

@@ -101,3 +101,29 @@ describe('breaking changes in the sync summary', () => {
     ]);
   });
 });
+
+describe('a module with git conflict markers', () => {
+  it('is rewritten from lockfile and snapshots, and the summary says so', async () => {
+    const folder = await servedFolder({ 'ws/alpha/v1.md': 'Alpha {{name}}', 'ws/beta/v1.md': 'Beta' });
+    const server = await serve({ dir: folder });
+    const dir = await project({ baseUrl: server.url, prompts: ['@ws/alpha', '@ws/beta'] });
+    expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
+    const modulePath = path.join(dir, 'src/generated/prompts.ts');
+    const clean = await readFile(modulePath, 'utf8');
+    const lines = clean.split('\n');
+    // What git leaves when two branches changed the same lines of the module.
+    const conflicted = [...lines.slice(0, 5), '<<<<<<< HEAD', lines[5], '=======', '// theirs', '>>>>>>> feature', ...lines.slice(6)];
+    await writeFile(modulePath, conflicted.join('\n'));
+
+    const run = await runBuiltCli(['sync', '--json'], { cwd: dir, env });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).conflictedModule).toEqual(['src/generated/prompts.ts']);
+    expect(await readFile(modulePath, 'utf8')).toBe(clean);
+
+    await writeFile(modulePath, conflicted.join('\n'));
+    const text = await runBuiltCli(['sync'], { cwd: dir, env });
+    expect(text.stderr).toContain('Rewrote src/generated/prompts.ts, which had git conflict markers, from the lockfile and snapshots');
+    const again = await runBuiltCli(['sync'], { cwd: dir, env });
+    expect(again.stderr).not.toContain('conflict');
+  });
+});

@@ -41,6 +41,7 @@ function summary(result: SyncResult, rootDir: string) {
     rateLimited: result.status429,
     durationMs: result.durationMs,
     ...(result.resolvedConflict ? { resolvedConflict: result.resolvedConflict } : {}),
+    ...(result.conflictedModule ? { conflictedModule: result.conflictedModule.map(rel) } : {}),
   };
 }
 
@@ -90,6 +91,11 @@ async function syncProject(
       `Merged the git conflict in ${path.relative(config.rootDir, config.lockfilePath)} (${pluralise(hunks, 'conflict')}): every version either side locked is kept`,
     );
     for (const d of decisions) ctx.logger.info(`  ${d.name}  ${d.version} (${d.kept}${d.other ? `, over ${d.other}` : ''}: ${d.reason})`);
+  }
+  for (const file of result.conflictedModule ?? []) {
+    ctx.logger.info(
+      `Rewrote ${path.relative(config.rootDir, file).split(path.sep).join('/')}, which had git conflict markers, from the lockfile and snapshots`,
+    );
   }
   const seconds = (result.durationMs / 1000).toFixed(1);
   const touched = result.added.length + result.changed.length + result.removed.length;
