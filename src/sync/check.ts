@@ -8,12 +8,12 @@ import path from 'node:path';
 import { generateModuleFiles, typecheckModule } from '../codegen/index.js';
 import { type RequestedEntry, requestedEntries, selectorFor } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
-import { PromptlockError } from '../errors.js';
+import { LockfileError, PromptlockError } from '../errors.js';
 import { parsePackageName, type Selector } from '../package-name.js';
 import { openStoreView } from '../store/journal.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
 import { snapshotPath } from '../store/paths.js';
-import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
+import { DAMAGED_SNAPSHOT_FIX, readLockedSnapshot, readLockfile } from '../store/read-store.js';
 import type { Variable } from '../template/index.js';
 import type { Prompt } from '../types.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
@@ -131,7 +131,20 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
     ...(problem.fix ? { fix: shown(problem.fix) } : {}),
   });
   const view = await openStoreView(config.rootDir);
-  const lockfile = await readLockfile(view, config.lockfilePath);
+  let lockfile: Lockfile | undefined;
+  try {
+    lockfile = await readLockfile(view, config.lockfilePath);
+  } catch (error) {
+    // A damaged lockfile is a problem like the others, its path shown relative as theirs are.
+    if (!(error instanceof LockfileError)) throw error;
+    const damaged: CheckProblem = {
+      code: 'lockfile-invalid',
+      subject: config.lockfilePath,
+      message: error.message.replace(/\.$/, ''),
+      ...(error.hint ? { fix: error.hint } : {}),
+    };
+    return { problems: [relative(damaged)], checked: 0 };
+  }
   if (!lockfile) {
     const missing: CheckProblem = {
       code: 'no-lockfile',
@@ -166,7 +179,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
         code: 'snapshot',
         subject: name,
         message: `${name}: ${state.problem}`,
-        fix: 'restore it from git, or run `promptlock sync --frozen` to download the locked version again',
+        fix: DAMAGED_SNAPSHOT_FIX,
       });
       continue;
     }

@@ -172,6 +172,7 @@ export interface SyncResult extends LockChanges {
 export interface CheckProblem {
   code:
     | 'no-lockfile'
+    | 'lockfile-invalid'
     | 'config-mismatch'
     | 'failed-commit'
     | 'snapshot'

@@ -157,7 +157,7 @@ describe('a lockfile with git conflict markers', () => {
     const run = await syncIn(dir);
     expect(run.stderr).toContain('Merged the git conflict in prompts.lock.json');
     expect(run.stderr).toContain('@acme/w  v3 (theirs, over v2: higher version)');
-    expect(run.stderr).toContain('@acme/y  v1 (theirs: theirs only)');
+    expect(run.stderr).toContain('@acme/y  v1 (only theirs locked it)');
     // Only w was fetched (its snapshot had conflict markers), at exactly v3; nothing was listed.
     expect((server.stats.byRoute.get ?? 0) - gets).toBe(1);
     await expectResolved(dir);

@@ -44,7 +44,9 @@ async function checkProject(
     // `problems`: the lines as printed; `details`: the same problems as { code, subject, message, fix }.
     ctx.logger.json({ command: 'check', ok: lines.length === 0, checked: result.checked, problems: lines, details: result.problems });
   } else if (result.problems.length === 0) {
-    ctx.logger.success(`${result.checked} prompts checked: lockfile, snapshots and module agree${opts.remote ? ' with the service' : ''}`);
+    ctx.logger.success(
+      `${pluralise(result.checked, 'prompt')} checked: lockfile, snapshots and module agree${opts.remote ? ' with the service' : ''}`,
+    );
   } else {
     ctx.logger.error(`check found ${pluralise(result.problems.length, 'problem')}:`);
     for (const line of lines) ctx.logger.info(`  - ${line}`);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/types.js';
+import type { MergeDecision } from '../../store/lockfile-merge.js';
 import { describeBreaking } from '../../sync/breaking-change.js';
 import { sync } from '../../sync/sync.js';
 import type { SyncClient, SyncResult } from '../../sync/types.js';
@@ -64,7 +65,8 @@ async function syncProject(
   connect: () => Promise<SyncClient>,
   options: SyncCommandOptions,
 ): Promise<number> {
-  const progress = await createProgress(ctx);
+  // `--frozen` fetches only what is missing on disk: it verifies every prompt, it fetches few or none.
+  const progress = await createProgress(ctx, options.frozen ? 'Verifying' : 'Fetching');
   let result: SyncResult;
   try {
     result = await sync({
@@ -90,7 +92,7 @@ async function syncProject(
     ctx.logger.info(
       `Merged the git conflict in ${path.relative(config.rootDir, config.lockfilePath)} (${pluralise(hunks, 'conflict')}): every version either side locked is kept`,
     );
-    for (const d of decisions) ctx.logger.info(`  ${d.name}  ${d.version} (${d.kept}${d.other ? `, over ${d.other}` : ''}: ${d.reason})`);
+    for (const d of decisions) ctx.logger.info(`  ${d.name}  ${d.version} (${describeDecision(d)})`);
   }
   for (const file of result.conflictedModule ?? []) {
     ctx.logger.info(
@@ -129,6 +131,12 @@ async function syncProject(
   printSkipped(ctx, result);
   ctx.logger.verbose(`wrote ${result.written.length} files, deleted ${result.deleted.length}`);
   return 0;
+}
+
+/** Why a merged lockfile keeps a version: `only ours locked it`, `theirs, over v2: higher version`. */
+function describeDecision(d: MergeDecision): string {
+  if (d.reason === 'ours only' || d.reason === 'theirs only') return `only ${d.kept} locked it`;
+  return `${d.kept}${d.other ? `, over ${d.other}` : ''}: ${d.reason}`;
 }
 
 /** One line per prompt a glob matched and the sync left out (a package with only a draft). */
