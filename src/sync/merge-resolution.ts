@@ -3,7 +3,9 @@
  * both sides merged (`src/store/lockfile-merge.ts`; README.md, Troubleshooting). A merged run holds
  * every locked version: a snapshot that does not match its entry (conflicted itself, or the other
  * branch's) is fetched again at exactly the locked version, never at what a floating selector
- * answers today.
+ * answers today. Without `--frozen`, a version only one side locked is fetched that way even when its
+ * snapshot is intact (`SyncInputs.confirm`): a branch could have forged both, and the service is the
+ * proof; one it does not have stops the run.
  */
 
 import { type RequestedEntry, selectorFor } from '../config/prompt-entry.js';

@@ -4,6 +4,7 @@ import { basePackageName, type Selector } from '../package-name.js';
 import { integrityOf } from '../store/integrity.js';
 import type { StoreView } from '../store/journal.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
+import type { MergeDecision } from '../store/lockfile-merge.js';
 import { contextFilePath } from '../store/paths.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import type { Prompt, PromptSummary } from '../types.js';
@@ -175,7 +176,8 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
     const locked = previous.prompts[target.name];
     // Held (after a merge conflict): kept at its locked version even when its selector floats.
     const isHeld = held(target);
-    if (isHeld || proven || isPinnedAndLocked(target, locked)) {
+    const unconfirmed = isHeld ? inputs.confirm?.get(target.name) : undefined;
+    if (!unconfirmed && (isHeld || proven || isPinnedAndLocked(target, locked))) {
       const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked!, withFiles, config.limits);
       const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked!.files?.[c.id]);
       if (state.ok && filesComplete) {
@@ -203,6 +205,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
       options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total, fetched: true });
       return { name: target.name, entry: fetched.entry, fetched };
     } catch (error) {
+      if (unconfirmed) throw notConfirmed(error, unconfirmed);
       if (isDraftOnly(error, target, fromList)) {
         options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total, fetched: false });
         return { name: target.name, skipped: 'no published version yet' };
@@ -210,6 +213,24 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
       throw await explainNotFound(error, target, listed);
     }
   }
+}
+
+/**
+ * A 404 for a version only one side of a merged lockfile locked: the service never had it (or no
+ * longer has it), so the merge must not keep it.
+ */
+function notConfirmed(error: unknown, decision: MergeDecision): unknown {
+  if (!(error instanceof ServiceError) || error.status !== 404) return error;
+  const side = decision.kept === 'ours' ? 'this branch' : 'the branch being merged';
+  return new ServiceError(
+    `${decision.name} ${decision.version}, which only ${side} locked in the merged lockfile, is not on the service (404): the merge would keep a version the service does not have.`,
+    {
+      status: 404,
+      code: 'not_found',
+      hint: `Look at the commit of ${side} that locked it. To drop it, take the other side of the lockfile conflict (\`git checkout --${decision.kept === 'ours' ? 'theirs' : 'ours'} -- <lockfile>\`), then run \`promptlock sync\`.`,
+      cause: error,
+    },
+  );
 }
 
 /** A client without pages (a cached or observed listing): its whole list, as one page. */

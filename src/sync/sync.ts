@@ -54,6 +54,13 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     const previous = lockfile ?? emptyLockfile();
     // After a merged conflict every locked prompt keeps its version (src/sync/merge-resolution.ts).
     const hold = resolution ? new Set(Object.keys(previous.prompts)) : undefined;
+    // A version only one side locked is confirmed with the service (a branch may have forged it):
+    // fetched at exactly that version, never kept from its snapshot alone. `--frozen` keeps it.
+    // (A tie, one version both sides locked with different texts, is settled by the snapshot on disk.)
+    const confirm =
+      resolution && !options.frozen
+        ? new Map(resolution.decisions.filter((d) => d.other !== d.version).map((d) => [d.name, d]))
+        : undefined;
     const inputs = {
       options,
       view,
@@ -63,6 +70,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
       connect,
       stager,
       ...(hold ? { hold } : {}),
+      ...(confirm ? { confirm } : {}),
       ...(transaction ? { onFetched } : {}),
     };
     let resolved = options.frozen ? await resolveFromLockfile(inputs) : await resolveFromService(inputs);

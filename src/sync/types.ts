@@ -10,6 +10,7 @@ import type { ResolvedConfig } from '../config/types.js';
 import type { Selector } from '../package-name.js';
 import type { StoreView } from '../store/journal.js';
 import type { LockEntry, LockedFile, Lockfile } from '../store/lockfile-format.js';
+import type { MergeDecision } from '../store/lockfile-merge.js';
 import type { StagedFile, Stager } from '../store/staged-file.js';
 import type { ContextDownload, Prompt, PromptSummary } from '../types.js';
 import type { BreakingChange } from './breaking-change.js';
@@ -80,6 +81,11 @@ export interface SyncInputs {
   connect: () => Promise<SyncClient>;
   /** Names whose locked version this run keeps (a merged lockfile: src/sync/merge-resolution.ts). */
   hold?: ReadonlySet<string>;
+  /**
+   * Held names whose version only one side of the merge locked: fetched at exactly that version to
+   * confirm the service has it, never kept from the snapshot alone (src/sync/merge-resolution.ts).
+   */
+  confirm?: ReadonlyMap<string, MergeDecision>;
   /** Where downloaded context files are staged (in the work folder) until the commit moves them. */
   stager?: Stager;
   /**
