@@ -296,11 +296,16 @@ async function remoteProblem(
       apiKey: config.apiKey,
     });
     if (remote.entry.integrity === entry.integrity) return undefined;
-    const message =
-      remote.entry.version !== entry.version
-        ? `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`
-        : `${name}: ${entry.version} changed on the service since it was locked`;
-    return { code: 'remote-changed', subject: name, message, fix: 'run `promptlock sync` to lock it' };
+    // The fix is a command that fixes it whatever the cause: `--refetch` gets the prompt even when
+    // the list names it at its locked version, or its selector pins it (a snapshot forged together
+    // with its lock entry is never fetched again otherwise).
+    const fix = `run \`promptlock sync --refetch ${name}\` to lock what the service has`;
+    if (remote.entry.version !== entry.version) {
+      const message = `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`;
+      return { code: 'remote-changed', subject: name, message, fix };
+    }
+    const message = `${name}: the service's ${entry.version} differs from the locked one (changed on the service, or snapshot and lockfile edited together)`;
+    return { code: 'remote-changed', subject: name, message, fix };
   } catch (error) {
     if (haltsRun(error)) throw error;
     return { code: 'remote-error', subject: name, message: `${name}: ${(error as Error).message}` };
