@@ -55,3 +55,26 @@ export async function readPreviousLockfile(
 export function exactSelector(version: string): string {
   return version === 'v0' ? 'draft' : version;
 }
+
+/**
+ * A merge can bring two prompts locked under the same export name (each branch added one whose
+ * slug makes it). The prompt whose package name sorts first keeps the name; the other loses its
+ * recorded name, so the naming rules give it a new one that the summary reports as a rename
+ * (README, "The generated module"). Returns the lockfile without those names, and what was dropped.
+ */
+export function dropClashingExportNames(lockfile: Lockfile): { lockfile: Lockfile; dropped: Array<{ name: string; exportName: string }> } {
+  const owner = new Map<string, string>();
+  const dropped: Array<{ name: string; exportName: string }> = [];
+  const prompts = { ...lockfile.prompts };
+  for (const name of Object.keys(prompts).sort()) {
+    const { exportName, ...rest } = prompts[name]!;
+    if (exportName === undefined) continue;
+    if (!owner.has(exportName)) {
+      owner.set(exportName, name);
+      continue;
+    }
+    prompts[name] = rest;
+    dropped.push({ name, exportName });
+  }
+  return { lockfile: dropped.length > 0 ? { ...lockfile, prompts } : lockfile, dropped };
+}

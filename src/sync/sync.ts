@@ -7,7 +7,7 @@
  * the deletes, the lockfile and the module are added before the commit point.
  */
 import { generateModuleParts } from '../codegen/index.js';
-import { type ExportRename, recordExportNames } from '../codegen/naming.js';
+import { type ExportRename, exportNames, recordExportNames } from '../codegen/naming.js';
 import { requestedEntries } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
@@ -19,7 +19,7 @@ import { acquireRunLock } from '../store/run-lock.js';
 import { Stager } from '../store/staged-file.js';
 import type { Prompt } from '../types.js';
 import { breakingChange } from './breaking-change.js';
-import { readPreviousLockfile } from './merge-resolution.js';
+import { dropClashingExportNames, readPreviousLockfile } from './merge-resolution.js';
 import { resolveFromLockfile } from './resolve-from-lockfile.js';
 import { resolveFromService } from './resolve-from-service.js';
 import { fetchedChanges, planStoreChanges } from './store-changes.js';
@@ -51,7 +51,10 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     const view = await openStoreView(config.rootDir);
     const entries = requestedEntries(config.prompts);
     const { lockfile, resolution } = await readPreviousLockfile(view, config, entries);
-    const previous = lockfile ?? emptyLockfile();
+    // Two prompts a merge locked under one export name: one is named afresh (and reported).
+    const { lockfile: previous, dropped } = resolution
+      ? dropClashingExportNames(lockfile!)
+      : { lockfile: lockfile ?? emptyLockfile(), dropped: [] };
     // After a merged conflict every locked prompt keeps its version (src/sync/merge-resolution.ts).
     const hold = resolution ? new Set(Object.keys(previous.prompts)) : undefined;
     // A version only one side locked is confirmed with the service (a branch may have forged it):
@@ -81,6 +84,13 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
       const named = recordExportNames(previous.prompts, resolved.next.prompts, options.renameExports);
       resolved = { ...resolved, next: { ...resolved.next, prompts: named.prompts } };
       renamed = named.renamed;
+    }
+    if (dropped.length > 0) {
+      const names = exportNames(Object.entries(resolved.next.prompts).map(([name, entry]) => ({ name, entry })));
+      for (const { name, exportName } of dropped) {
+        const now = names.get(name);
+        if (now !== undefined && now !== exportName) renamed.push({ name, from: exportName, to: now });
+      }
     }
     const after = await promptsAfter(view, config, resolved);
     // Only `diff` (a dry run) shows them: a sync reads no previous snapshot it does not need.

@@ -1,9 +1,10 @@
 /**
  * A merged lockfile keeps no version on one side's word alone, through the built CLI against
  * `promptlock serve`: a non-frozen sync confirms with the service every version only one side
- * locked, so a branch's forged `v9` (snapshot and lockfile entry forged together) stops the sync.
+ * locked, so a branch's forged `v9` (snapshot and lockfile entry forged together) stops the sync;
+ * two prompts the branches locked under one export name are told apart, the rename reported.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
@@ -63,4 +64,38 @@ describe('a merged lockfile', () => {
     expect(server.stats.byRoute.get! - gets).toBe(1); // summarize, at exactly its locked version
     expect(await readFile(lockPath, 'utf8')).toBe(theirs);
   });
+});
+
+describe('two branches that each locked a prompt under the same export name', () => {
+  it('sync names one afresh and says to update its imports, instead of stopping in the conflicted file', async () => {
+    const server = await serve({ dir: WORKSPACE });
+    const ours = await project({ baseUrl: server.url, prompts: ['@acme/welcome'] });
+    const theirs = await project({ baseUrl: server.url, prompts: ['@globex/welcome'] });
+    for (const dir of [ours, theirs]) expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
+    const lockOf = (dir: string) => readFile(path.join(dir, 'prompts.lock.json'), 'utf8');
+    expect(JSON.parse(await lockOf(ours)).prompts['@acme/welcome'].exportName).toBe('welcome');
+    expect(JSON.parse(await lockOf(theirs)).prompts['@globex/welcome'].exportName).toBe('welcome');
+    // The merge: both configs' entries, both snapshots, the lockfile in conflict.
+    await cp(path.join(theirs, 'prompts/globex'), path.join(ours, 'prompts/globex'), { recursive: true });
+    await writeFile(
+      path.join(ours, 'prompts.config.json'),
+      JSON.stringify({ baseUrl: server.url, prompts: ['@acme/welcome', '@globex/welcome'] }),
+    );
+    await writeFile(path.join(ours, 'prompts.lock.json'), conflicted(await lockOf(ours), await lockOf(theirs)));
+
+    const frozen = await project({});
+    await cp(ours, frozen, { recursive: true });
+    const run = await runBuiltCli(['sync'], { cwd: ours, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('@globex/welcome is now exported as globexWelcome (was welcome): update its imports');
+    const offline = await runBuiltCli(['sync', '--frozen'], { cwd: frozen, env: {} });
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stderr).toContain('@globex/welcome is now exported as globexWelcome (was welcome): update its imports');
+    expect((await runBuiltCli(['check'], { cwd: frozen, env: {} })).code).toBe(0);
+    const merged = JSON.parse(await lockOf(ours));
+    expect(merged.prompts['@acme/welcome'].exportName).toBe('welcome');
+    expect(merged.prompts['@globex/welcome'].exportName).toBe('globexWelcome');
+    const check = await runBuiltCli(['check'], { cwd: ours, env: {} });
+    expect(check.code, check.stderr).toBe(0);
+  }, 60_000);
 });
