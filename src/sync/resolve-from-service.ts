@@ -177,9 +177,11 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
     // Held (after a merge conflict): kept at its locked version even when its selector floats.
     const isHeld = held(target);
     const unconfirmed = isHeld ? inputs.confirm?.get(target.name) : undefined;
-    // `--refetch` trusts nothing on disk: a pinned snapshot forged together with its lock entry is
-    // replaced by what the service has (the fix `check --remote` names).
-    if (!unconfirmed && !options.refetch && (isHeld || proven || isPinnedAndLocked(target, locked))) {
+    // `sync --refetch <names…>` gets the named prompts whatever is on disk, pinned ones too: a
+    // snapshot forged together with its lock entry is replaced by what the service has (the fix
+    // `check --remote` names). A full `--refetch` keeps pinned prompts as locked (README, "Commands").
+    const refetchNamed = options.refetch === true && partial;
+    if (!unconfirmed && !refetchNamed && (isHeld || proven || isPinnedAndLocked(target, locked))) {
       const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked!, withFiles, config.limits);
       const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked!.files?.[c.id]);
       if (state.ok && filesComplete) {
