@@ -7,7 +7,7 @@
 import type { Variable } from '../template/index.js';
 
 /** How the generated function's parameter changes: any of these breaks callers at compile time. */
-export interface SignatureChange {
+interface SignatureChange {
   added: string[];
   removed: string[];
   /** `name: string → number`. */

@@ -128,7 +128,7 @@ export interface ResolvedPrompts {
 }
 
 /** A prompt the list named for a glob that a sync left out, and why. */
-export interface SkippedPrompt {
+interface SkippedPrompt {
   name: string;
   /** `no published version yet`. */
   reason: string;
