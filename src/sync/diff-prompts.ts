@@ -23,9 +23,10 @@ export interface FieldDiff {
 /**
  * Bounds of the line diff (jsdiff's Myers diff is quadratic in the number of changed lines): a
  * field whose texts differ by more than `maxEditLength` lines added plus removed, or a diff still
- * computing when the run's `budgetMs` is spent, is shown as "text replaced" with its line counts.
+ * computing when the run's `budgetMs` is spent (each field gets at least `minimumMs`), is shown as
+ * "text replaced" with its line counts.
  */
-const DIFF_BOUNDS = { maxEditLength: 1000, budgetMs: 1500 };
+const DIFF_BOUNDS = { maxEditLength: 1000, budgetMs: 1500, minimumMs: 100 };
 
 export interface PromptDiff {
   name: string;
@@ -87,7 +88,9 @@ function lineDiff(field: string, before: string | undefined, after: string | und
   const patch = structuredPatch(field, field, asLines(before), asLines(after), '', '', {
     context: 3,
     ...(oneSided ? {} : { maxEditLength: DIFF_BOUNDS.maxEditLength }),
-    timeout: Math.max(1, deadline - Date.now()),
+    // Once the run's budget is spent, each field still gets a little: an ordinary diff (well under
+    // `minimumMs`) is never cut short because earlier prompts were large.
+    timeout: Math.max(DIFF_BOUNDS.minimumMs, deadline - Date.now()),
   });
   if (!patch) {
     const count = (value: string | undefined) => (value === undefined ? 0 : value.split('\n').length);
