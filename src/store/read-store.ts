@@ -20,6 +20,11 @@ import { readStoreFileSync } from './read-no-link.js';
 import { decodeSnapshot, snapshotIntegrity } from './snapshot-format.js';
 
 /**
+ * The one fix for a missing or damaged snapshot, as `generate` (and every build) and `check` say it:
+ * `sync --frozen` downloads exactly the locked version and verifies it against the lockfile.
+ */
+export const DAMAGED_SNAPSHOT_FIX = 'restore the snapshot from git, or run `promptlock sync --frozen` to download the locked version again';
+/**
  * True when a snapshot's text matches its locked integrity. The bytes as they are are hashed first
  * (what sync wrote); only text that differs from them, e.g. line endings converted by git, needs
  * the canonical re-encoding.
@@ -250,9 +255,7 @@ export async function readLockedPrompts(location: StoreLocation, options: ReadLo
     problems.sort();
     const message =
       problems.length === 1 ? problems[0]! : `${problems.length} snapshots are missing or damaged:\n  ${problems.join('\n  ')}`;
-    throw new LockfileError(message, {
-      hint: 'Restore them from git, or run `promptlock sync` to fetch them again.',
-    });
+    throw new LockfileError(message, { hint: `${DAMAGED_SNAPSHOT_FIX[0]!.toUpperCase()}${DAMAGED_SNAPSHOT_FIX.slice(1)}.` });
   }
   return out;
 }

@@ -8,15 +8,16 @@ import path from 'node:path';
 import { generateModuleFiles, typecheckModule } from '../codegen/index.js';
 import { type RequestedEntry, requestedEntries, selectorFor } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
-import { PromptlockError } from '../errors.js';
+import { LockfileError, PromptlockError } from '../errors.js';
 import { parsePackageName, type Selector } from '../package-name.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
 import { snapshotPath } from '../store/paths.js';
-import { readLockedSnapshot, readLockfile } from '../store/read-store.js';
+import { DAMAGED_SNAPSHOT_FIX, readLockedSnapshot, readLockfile } from '../store/read-store.js';
 import { openStoreView } from '../store/store-view.js';
 import type { Variable } from '../template/index.js';
 import type { Prompt } from '../types.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
+import { clientPool, haltsRun } from './for-each-prompt.js';
 import { listedNames } from './list-names.js';
 import { orphanSnapshots } from './store-changes.js';
 import { storeFilesOf } from './store-files.js';
@@ -132,7 +133,20 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   });
   // Never through a journal: a committed one still pending is a problem, and the files on disk are checked.
   const view = await openStoreView(storeFilesOf(config), { readThrough: false });
-  const lockfile = await readLockfile(view, config.lockfilePath);
+  let lockfile: Lockfile | undefined;
+  try {
+    lockfile = await readLockfile(view, config.lockfilePath);
+  } catch (error) {
+    // A damaged lockfile is a problem like the others, its path shown relative as theirs are.
+    if (!(error instanceof LockfileError)) throw error;
+    const damaged: CheckProblem = {
+      code: 'lockfile-invalid',
+      subject: config.lockfilePath,
+      message: error.message.replace(/\.$/, ''),
+      ...(error.hint ? { fix: error.hint } : {}),
+    };
+    return { problems: [relative(damaged)], checked: 0 };
+  }
   if (!lockfile) {
     const missing: CheckProblem = {
       code: 'no-lockfile',
@@ -175,7 +189,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
         code: 'snapshot',
         subject: name,
         message: `${name}: ${state.problem}`,
-        fix: 'restore it from git, or run `promptlock sync --frozen` to download the locked version again',
+        fix: DAMAGED_SNAPSHOT_FIX,
       });
       continue;
     }
@@ -233,36 +247,36 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   return { problems: problems.map(relative), checked: names.length };
 }
 
+/**
+ * The lockfile against the service, prompt by prompt; a prompt-level failure (a 404) is one
+ * problem of that prompt. A failure that ends the run (a rejected key, an address that cannot be
+ * reached, a service failing after its retries) starts nothing more and is one problem, not one
+ * per prompt (src/sync/for-each-prompt.ts, `haltsRun`).
+ */
 async function checkRemote(options: CheckOptions, lockfile: Lockfile, entries: readonly RequestedEntry[]): Promise<CheckProblem[]> {
   if (!options.connect) throw new PromptlockError('check --remote needs a service connection.');
+  const { config } = options;
   const client = await options.connect();
   const problems: CheckProblem[] = [];
   try {
-    const names = Object.keys(lockfile.prompts).sort();
+    // Sized by the client's own concurrency (src/sync/for-each-prompt.ts).
+    const pool = clientPool<CheckProblem | undefined>(async () => client, false);
     // Gathered per prompt, reported in name order: the same drift gives the same report.
-    const found = await Promise.all(
-      names.map(async (name): Promise<CheckProblem | undefined> => {
-        const entry = lockfile.prompts[name]!;
-        try {
-          const remote = await fetchPrompt(client, name, entry.selector as Selector | null, {
-            withFiles: false,
-            limits: options.config.limits,
-            apiKey: options.config.apiKey,
-          });
-          if (remote.entry.integrity === entry.integrity) return undefined;
-          const message =
-            remote.entry.version !== entry.version
-              ? `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`
-              : `${name}: ${entry.version} changed on the service since it was locked`;
-          return { code: 'remote-changed', subject: name, message, fix: 'run `promptlock sync` to lock it' };
-        } catch (error) {
-          return { code: 'remote-error', subject: name, message: `${name}: ${(error as Error).message}` };
-        }
-      }),
-    );
-    problems.push(...found.filter((p): p is CheckProblem => p !== undefined));
+    for (const name of Object.keys(lockfile.prompts).sort()) pool.add(() => remoteProblem(client, config, name, lockfile.prompts[name]!));
+    try {
+      problems.push(...(await pool.finish()).filter((p): p is CheckProblem => p !== undefined));
+    } catch (error) {
+      if (!(error instanceof PromptlockError)) throw error;
+      problems.push({
+        code: 'remote-error',
+        subject: config.baseUrl,
+        message: `the service could not be checked: ${error.message.replace(/\.$/, '')}`,
+        ...(error.hint ? { fix: error.hint } : {}),
+      });
+      return problems;
+    }
     if (entries.length === 0 || entries.some((e) => e.kind === 'glob')) {
-      for (const name of listedNames(await client.listAll(), options.config.workspace)) {
+      for (const name of listedNames(await client.listAll(), config.workspace)) {
         if (!lockfile.prompts[name] && selectorFor(entries, name) !== undefined) {
           problems.push({
             code: 'remote-not-locked',
@@ -277,4 +291,34 @@ async function checkRemote(options: CheckOptions, lockfile: Lockfile, entries: r
     await client.close();
   }
   return problems;
+}
+
+/** One locked prompt against what the service answers for its selector; a run-ending failure is thrown. */
+async function remoteProblem(
+  client: SyncClient,
+  config: ResolvedConfig,
+  name: string,
+  entry: LockEntry,
+): Promise<CheckProblem | undefined> {
+  try {
+    const remote = await fetchPrompt(client, name, entry.selector as Selector | null, {
+      withFiles: false,
+      limits: config.limits,
+      apiKey: config.apiKey,
+    });
+    if (remote.entry.integrity === entry.integrity) return undefined;
+    // The fix is a command that fixes it whatever the cause: `--refetch` gets the prompt even when
+    // the list names it at its locked version, or its selector pins it (a snapshot forged together
+    // with its lock entry is never fetched again otherwise).
+    const fix = `run \`promptlock sync --refetch ${name}\` to lock what the service has`;
+    if (remote.entry.version !== entry.version) {
+      const message = `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`;
+      return { code: 'remote-changed', subject: name, message, fix };
+    }
+    const message = `${name}: the service's ${entry.version} differs from the locked one (changed on the service, or snapshot and lockfile edited together)`;
+    return { code: 'remote-changed', subject: name, message, fix };
+  } catch (error) {
+    if (haltsRun(error)) throw error;
+    return { code: 'remote-error', subject: name, message: `${name}: ${(error as Error).message}` };
+  }
 }

@@ -4,23 +4,29 @@
  */
 import { structuredPatch } from 'diff';
 import { encodeSnapshot } from '../store/snapshot-format.js';
-import { listVariables } from '../template/index.js';
+import { listVariables, type Variable } from '../template/index.js';
 import { terminalText } from '../terminal-text.js';
 import { type Prompt, promptTexts } from '../types.js';
+import { type BreakingChange, breakingChange, describeBreaking } from './breaking-change.js';
 
 export interface FieldDiff {
   field: string;
-  /** Unified-diff lines (` `, `-`, `+` prefixed) with `@@` hunk headers. */
+  /** Unified-diff lines (` `, `-`, `+` prefixed) with `@@` hunk headers; empty when `replaced` is set. */
   lines: string[];
+  /**
+   * Set instead of line diffs when the texts differ in too many lines to compare in bounded time
+   * (`DIFF_BOUNDS`): how many lines each side has.
+   */
+  replaced?: { before: number; after: number };
 }
 
-/** How the generated function's parameter changes: any of these breaks callers at compile time. */
-interface SignatureChange {
-  added: string[];
-  removed: string[];
-  /** `name: string → number`. */
-  retyped: string[];
-}
+/**
+ * Bounds of the line diff (jsdiff's Myers diff is quadratic in the number of changed lines): a
+ * field whose texts differ by more than `maxEditLength` lines added plus removed, or a diff still
+ * computing when the run's `budgetMs` is spent (each field gets at least `minimumMs`), is shown as
+ * "text replaced" with its line counts.
+ */
+const DIFF_BOUNDS = { maxEditLength: 1000, budgetMs: 1500, minimumMs: 100 };
 
 export interface PromptDiff {
   name: string;
@@ -31,32 +37,20 @@ export interface PromptDiff {
    * Set when callers of the generated code break: the function's variables changed, or the
    * function is removed. Breaking prompts are listed first.
    */
-  breaking?: SignatureChange | { removed: 'function' };
+  breaking?: BreakingChange;
   /** Timestamp fields (`createdAt`, `urlFetchedAt`…) that changed, shown as one line, not as a diff. */
   timestamps?: string[];
   fields: FieldDiff[];
 }
 
 /** The variables of the generated function, as the lockfile records them (name → TypeScript type). */
-function signatureOf(name: string, prompt: Prompt): Map<string, string> {
+function signatureOf(name: string, prompt: Prompt): Variable[] {
   try {
-    return new Map(listVariables(promptTexts(prompt), name).map((v) => [v.name, v.type]));
+    return listVariables(promptTexts(prompt), name);
   } catch {
     // Conflicting hints: sync reports it; the diff still shows the texts.
-    return new Map();
+    return [];
   }
-}
-
-function signatureChange(name: string, old: Prompt, next: Prompt): SignatureChange | undefined {
-  const before = signatureOf(name, old);
-  const after = signatureOf(name, next);
-  const added = [...after.keys()].filter((v) => !before.has(v)).sort();
-  const removed = [...before.keys()].filter((v) => !after.has(v)).sort();
-  const retyped = [...after.keys()]
-    .filter((v) => before.has(v) && before.get(v) !== after.get(v))
-    .sort()
-    .map((v) => `${v}: ${before.get(v)} → ${after.get(v)}`);
-  return added.length + removed.length + retyped.length > 0 ? { added, removed, retyped } : undefined;
 }
 
 /** Keys whose values are moments, not content: folded into one line of the diff. */
@@ -86,10 +80,22 @@ function text(prompt: Prompt | undefined, field: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function lineDiff(field: string, before: string | undefined, after: string | undefined): FieldDiff | undefined {
+function lineDiff(field: string, before: string | undefined, after: string | undefined, deadline: number): FieldDiff | undefined {
   if (before === after) return undefined;
   const asLines = (value: string | undefined) => (value === undefined ? '' : `${value}\n`);
-  const patch = structuredPatch(field, field, asLines(before), asLines(after), '', '', { context: 3 });
+  // A side with no text is all additions (or deletions): linear, so not bounded by edit length.
+  const oneSided = !before || !after;
+  const patch = structuredPatch(field, field, asLines(before), asLines(after), '', '', {
+    context: 3,
+    ...(oneSided ? {} : { maxEditLength: DIFF_BOUNDS.maxEditLength }),
+    // Once the run's budget is spent, each field still gets a little: an ordinary diff (well under
+    // `minimumMs`) is never cut short because earlier prompts were large.
+    timeout: Math.max(DIFF_BOUNDS.minimumMs, deadline - Date.now()),
+  });
+  if (!patch) {
+    const count = (value: string | undefined) => (value === undefined ? 0 : value.split('\n').length);
+    return { field, lines: [], replaced: { before: count(before), after: count(after) } };
+  }
   const lines: string[] = [];
   for (const hunk of patch.hunks) {
     // An empty side is written `-0,0` as GNU diff does (jsdiff numbers it from 1).
@@ -99,6 +105,12 @@ function lineDiff(field: string, before: string | undefined, after: string | und
     for (const line of hunk.lines) if (!line.startsWith('\\')) lines.push(line);
   }
   return { field, lines };
+}
+
+/** `text replaced: 60,000 lines → 60,000 lines`: a field too changed to diff line by line. */
+function describeReplaced({ before, after }: NonNullable<FieldDiff['replaced']>): string {
+  const lines = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'line' : 'lines'}`;
+  return `text replaced: ${lines(before)} → ${lines(after)} (too many changed lines to show line by line)`;
 }
 
 /** Everything but the texts and timestamps (tags, category, context, metadata…), compared as snapshot JSON. */
@@ -116,23 +128,24 @@ export function diffPrompts(
 ): PromptDiff[] {
   const all = [...new Set([...before.keys(), ...after.keys()])].filter((n) => !names || names.has(n)).sort();
   const out: PromptDiff[] = [];
+  const deadline = Date.now() + DIFF_BOUNDS.budgetMs;
   for (const name of all) {
     const old = before.get(name);
     const next = after.get(name);
     const fields: FieldDiff[] = [];
     for (const field of DIFFED_FIELDS) {
-      const diff = lineDiff(field, text(old, field), text(next, field));
+      const diff = lineDiff(field, text(old, field), text(next, field), deadline);
       if (diff) fields.push(diff);
     }
     const oldTimes = new Map<string, unknown>();
     const nextTimes = new Map<string, unknown>();
-    const other = lineDiff('other fields', otherFields(old, oldTimes), otherFields(next, nextTimes));
+    const other = lineDiff('other fields', otherFields(old, oldTimes), otherFields(next, nextTimes), deadline);
     if (other && old && next) fields.push(other);
     const timestamps =
       old && next ? [...new Set([...oldTimes.keys(), ...nextTimes.keys()])].filter((k) => oldTimes.get(k) !== nextTimes.get(k)).sort() : [];
     const status = !old ? 'added' : !next ? 'removed' : 'changed';
     if (status === 'changed' && fields.length === 0 && timestamps.length === 0 && old!.version === next!.version) continue;
-    const breaking = old && next ? signatureChange(name, old, next) : !next ? { removed: 'function' as const } : undefined;
+    const breaking = old ? breakingChange(signatureOf(name, old), next ? signatureOf(name, next) : undefined) : undefined;
     out.push({
       name,
       status,
@@ -145,18 +158,6 @@ export function diffPrompts(
   }
   // Breaking changes first (stable: by name within each group), for the reviewer's eyes.
   return [...out.filter((d) => d.breaking), ...out.filter((d) => !d.breaking)];
-}
-
-/** `variables added: x; removed: y; retyped: z: string → number`, or `its function is removed`. */
-export function describeBreaking(breaking: NonNullable<PromptDiff['breaking']>): string {
-  if (breaking.removed === 'function') return 'its function leaves the generated module';
-  const change = breaking as SignatureChange;
-  const parts = [
-    change.added.length ? `variables added: ${change.added.join(', ')}` : '',
-    change.removed.length ? `variables removed: ${change.removed.join(', ')}` : '',
-    change.retyped.length ? `variables retyped: ${change.retyped.join(', ')}` : '',
-  ];
-  return `its function's parameter changes (${parts.filter(Boolean).join('; ')})`;
 }
 
 type Paint = (kind: 'add' | 'del' | 'hunk' | 'title', text: string) => string;
@@ -179,7 +180,7 @@ export function formatDiffText(diffs: readonly PromptDiff[], paint: Paint = (_k,
     if (d.status === 'removed') continue;
     if (d.timestamps) out.push(`  timestamps changed: ${d.timestamps.join(', ')}`);
     for (const field of d.fields) {
-      out.push(`  ${field.field}:`);
+      out.push(`  ${field.field}:${field.replaced ? ` ${describeReplaced(field.replaced)}` : ''}`);
       for (const line of field.lines) {
         const kind = line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : undefined;
         // Context lines are prompt text printed unpainted: no escape sequence of theirs (a colour
@@ -220,6 +221,10 @@ export function markdownSection(d: PromptDiff): string[] {
   if (d.status === 'removed') return out;
   if (d.timestamps) out.push(`_Timestamps changed: ${d.timestamps.join(', ')}_`, '');
   for (const field of d.fields) {
+    if (field.replaced) {
+      out.push(`**${field.field}**: ${describeReplaced(field.replaced)}`, '');
+      continue;
+    }
     const body = field.lines.join('\n');
     const fence = fenceFor(body);
     out.push(`**${field.field}**`, '', `${fence}diff`, body, fence, '');

@@ -24,7 +24,7 @@ function endsRun(error: unknown): boolean {
  * cycle (with 40 prompts at concurrency 4 against a service answering 503, 42 s instead of 4).
  * A prompt-level failure (404, a refused prompt) does not stop the others, so all are reported.
  */
-function haltsRun(error: unknown): boolean {
+export function haltsRun(error: unknown): boolean {
   if (endsRun(error)) return true;
   if (!(error instanceof ServiceError)) return false;
   return (error.status !== undefined && (error.status >= 500 || error.status === 429)) || error.code === 'timeout';

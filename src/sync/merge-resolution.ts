@@ -3,7 +3,9 @@
  * both sides merged (`src/store/lockfile-merge.ts`; README.md, Troubleshooting). A merged run holds
  * every locked version: a snapshot that does not match its entry (conflicted itself, or the other
  * branch's) is fetched again at exactly the locked version, never at what a floating selector
- * answers today.
+ * answers today. Without `--frozen`, a version only one side locked is fetched that way even when its
+ * snapshot is intact (`SyncInputs.confirm`): a branch could have forged both, and the service is the
+ * proof; one it does not have stops the run.
  */
 
 import { type RequestedEntry, selectorFor } from '../config/prompt-entry.js';
@@ -52,4 +54,27 @@ export async function readPreviousLockfile(
 /** The selector that asks for exactly a locked version (`v0` is the draft). */
 export function exactSelector(version: string): string {
   return version === 'v0' ? 'draft' : version;
+}
+
+/**
+ * A merge can bring two prompts locked under the same export name (each branch added one whose
+ * slug makes it). The prompt whose package name sorts first keeps the name; the other loses its
+ * recorded name, so the naming rules give it a new one that the summary reports as a rename
+ * (README, "The generated module"). Returns the lockfile without those names, and what was dropped.
+ */
+export function dropClashingExportNames(lockfile: Lockfile): { lockfile: Lockfile; dropped: Array<{ name: string; exportName: string }> } {
+  const owner = new Map<string, string>();
+  const dropped: Array<{ name: string; exportName: string }> = [];
+  const prompts = { ...lockfile.prompts };
+  for (const name of Object.keys(prompts).sort()) {
+    const { exportName, ...rest } = prompts[name]!;
+    if (exportName === undefined) continue;
+    if (!owner.has(exportName)) {
+      owner.set(exportName, name);
+      continue;
+    }
+    prompts[name] = rest;
+    dropped.push({ name, exportName });
+  }
+  return { lockfile: dropped.length > 0 ? { ...lockfile, prompts } : lockfile, dropped };
 }

@@ -6,7 +6,8 @@
  */
 import type { ContextItem, Prompt } from '../types.js';
 import { pluralise } from '../util/pluralise.js';
-import { describeBreaking, markdownSection, type PromptDiff } from './diff-prompts.js';
+import { describeBreaking } from './breaking-change.js';
+import { markdownSection, type PromptDiff } from './diff-prompts.js';
 
 export interface PullRequestReport {
   /** `Update 3 prompts (1 breaking)`: the pull request's title and its commit message. */

@@ -4,6 +4,7 @@ import { basePackageName, type Selector } from '../package-name.js';
 import { integrityOf } from '../store/integrity.js';
 import type { StoreView } from '../store/journal.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
+import type { MergeDecision } from '../store/lockfile-merge.js';
 import { contextFilePath } from '../store/paths.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import type { Prompt, PromptSummary } from '../types.js';
@@ -39,8 +40,25 @@ function isFloatingAndLocked(target: Target, locked: LockEntry | undefined): boo
   );
 }
 
-/** One prompt's outcome: its new lock entry, and the prompt when it was fetched or kept. */
-type Resolved = { name: string; entry: LockEntry } & ({ fetched: FetchedPrompt } | { kept: Prompt });
+/** One prompt's outcome: its new lock entry, and the prompt when it was fetched or kept; or why it was skipped. */
+type Resolved = { name: string } & (
+  | { entry: LockEntry; fetched: FetchedPrompt }
+  | { entry: LockEntry; kept: Prompt }
+  | { skipped: string }
+);
+
+/**
+ * A prompt the list named for a glob (or "every prompt") whose `latest` answers 404: the package
+ * has only a draft. It is skipped, not an error: the config never asked for it by name.
+ */
+function isDraftOnly(error: unknown, target: Target, fromList: ReadonlySet<string>): boolean {
+  return (
+    error instanceof ServiceError &&
+    error.status === 404 &&
+    fromList.has(target.name) &&
+    (target.selector === null || target.selector === 'latest')
+  );
+}
 
 /**
  * Resolves every target against the service, streaming: the exact entries start at once, the
@@ -67,6 +85,8 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
   const totals = new RunTotals(config.limits);
   const pool = clientPool<Resolved>(connect, streams);
   const waiting = new Map<string, Target>();
+  // Targets only a glob (or "every prompt") asked for, by the list naming them.
+  const fromList = new Set<string>();
   let total = 0;
   let done = 0;
   let savedByList = 0;
@@ -95,6 +115,7 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
         if (!needsList) continue;
         for (const target of wanted.add(pageNames)) {
           total++;
+          fromList.add(target.name);
           schedule(target, provable(target) ? versions.get(target.name) : undefined);
         }
       }
@@ -141,18 +162,28 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
   const next: Lockfile = { lockfileVersion: previous.lockfileVersion, prompts: partial ? { ...previous.prompts } : {} };
   const kept = new Map<string, Prompt>();
   const fetched: FetchedPrompt[] = [];
+  const skipped: ResolvedPrompts['skipped'] = [];
   for (const result of results) {
+    if ('skipped' in result) {
+      skipped.push({ name: result.name, reason: result.skipped });
+      continue;
+    }
     next.prompts[result.name] = result.entry;
     if ('fetched' in result) fetched.push(result.fetched);
     else kept.set(result.name, result.kept);
   }
-  return { next, fetched, kept, partial, savedByList };
+  return { next, fetched, kept, partial, savedByList, skipped };
 
   async function resolveOne(target: Target, proven: boolean): Promise<Resolved> {
     const locked = previous.prompts[target.name];
     // Held (after a merge conflict): kept at its locked version even when its selector floats.
     const isHeld = held(target);
-    if (isHeld || proven || isPinnedAndLocked(target, locked)) {
+    const unconfirmed = isHeld ? inputs.confirm?.get(target.name) : undefined;
+    // `sync --refetch <names…>` gets the named prompts whatever is on disk, pinned ones too: a
+    // snapshot forged together with its lock entry is replaced by what the service has (the fix
+    // `check --remote` names). A full `--refetch` keeps pinned prompts as locked (README, "Commands").
+    const refetchNamed = options.refetch === true && partial;
+    if (!unconfirmed && !refetchNamed && (isHeld || proven || isPinnedAndLocked(target, locked))) {
       const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked!, withFiles, config.limits);
       const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked!.files?.[c.id]);
       if (state.ok && filesComplete) {
@@ -181,9 +212,32 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
       options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total, fetched: true });
       return { name: target.name, entry: fetched.entry, fetched };
     } catch (error) {
+      if (unconfirmed) throw notConfirmed(error, unconfirmed);
+      if (isDraftOnly(error, target, fromList)) {
+        options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total, fetched: false });
+        return { name: target.name, skipped: 'no published version yet' };
+      }
       throw await explainNotFound(error, target, listed);
     }
   }
+}
+
+/**
+ * A 404 for a version only one side of a merged lockfile locked: the service never had it (or no
+ * longer has it), so the merge must not keep it.
+ */
+function notConfirmed(error: unknown, decision: MergeDecision): unknown {
+  if (!(error instanceof ServiceError) || error.status !== 404) return error;
+  const side = decision.kept === 'ours' ? 'this branch' : 'the branch being merged';
+  return new ServiceError(
+    `${decision.name} ${decision.version}, which only ${side} locked in the merged lockfile, is not on the service (404): the merge would keep a version the service does not have.`,
+    {
+      status: 404,
+      code: 'not_found',
+      hint: `Look at the commit of ${side} that locked it. To drop it, take the other side of the lockfile conflict (\`git checkout --${decision.kept === 'ours' ? 'theirs' : 'ours'} -- <lockfile>\`), then run \`promptlock sync\`.`,
+      cause: error,
+    },
+  );
 }
 
 /** A client without pages (a cached or observed listing): its whole list, as one page. */
@@ -205,12 +259,15 @@ async function explainNotFound(error: unknown, target: Target, listed: () => Pro
     // The explanation is a courtesy; the 404 is what matters, unless the address is not a service at all.
     if (listing instanceof ServiceError && listing.code === 'not_a_service') return listing;
   }
-  if (selector && names?.includes(name)) {
-    const what = selector === 'draft' ? 'no draft' : selector === 'latest' ? 'no published version' : `no version ${selector}`;
+  if (names?.includes(name)) {
+    const published = selector === null || selector === 'latest';
+    const what = selector === 'draft' ? 'no draft' : published ? 'no published version' : `no version ${selector}`;
     return new ServiceError(`${name} exists, but has ${what} on the service (404).`, {
       status: 404,
       code: 'not_found',
-      hint: `Change the selector of ${name} in the config (the service lists the package, so the name is right).`,
+      hint: published
+        ? `Publish a version of ${name}, or follow its draft: ask for "${name}:draft" in the config.`
+        : `Change the selector of ${name} in the config (the service lists the package, so the name is right).`,
       cause: error,
     });
   }

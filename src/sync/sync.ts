@@ -7,20 +7,22 @@
  * the deletes, the lockfile and the module are added before the commit point.
  */
 import { generateModuleParts } from '../codegen/index.js';
-import { type ExportRename, recordExportNames } from '../codegen/naming.js';
+import { type ExportRename, exportNames, recordExportNames } from '../codegen/naming.js';
 import { requestedEntries } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
 import { Transaction } from '../store/journal.js';
 import { emptyLockfile, type Lockfile } from '../store/lockfile-format.js';
+import { conflictMarkerLine } from '../store/lockfile-merge.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import { recoverStore } from '../store/recover-store.js';
 import { acquireRunLock } from '../store/run-lock.js';
 import { Stager } from '../store/staged-file.js';
 import { openStoreView, type StoreView } from '../store/store-view.js';
 import type { Prompt } from '../types.js';
+import { breakingChange } from './breaking-change.js';
 import { generate, generateOptionsFor } from './generate.js';
-import { readPreviousLockfile } from './merge-resolution.js';
+import { dropClashingExportNames, readPreviousLockfile } from './merge-resolution.js';
 import { resolveFromLockfile } from './resolve-from-lockfile.js';
 import { resolveFromService } from './resolve-from-service.js';
 import { fetchedChanges, planStoreChanges } from './store-changes.js';
@@ -56,9 +58,19 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
     const view = await openStoreView(storeFiles);
     const entries = requestedEntries(config.prompts);
     const { lockfile, resolution } = await readPreviousLockfile(view, config, entries);
-    const previous = lockfile ?? emptyLockfile();
+    // Two prompts a merge locked under one export name: one is named afresh (and reported).
+    const { lockfile: previous, dropped } = resolution
+      ? dropClashingExportNames(lockfile!)
+      : { lockfile: lockfile ?? emptyLockfile(), dropped: [] };
     // After a merged conflict every locked prompt keeps its version (src/sync/merge-resolution.ts).
     const hold = resolution ? new Set(Object.keys(previous.prompts)) : undefined;
+    // A version only one side locked is confirmed with the service (a branch may have forged it):
+    // fetched at exactly that version, never kept from its snapshot alone. `--frozen` keeps it.
+    // (A tie, one version both sides locked with different texts, is settled by the snapshot on disk.)
+    const confirm =
+      resolution && !options.frozen
+        ? new Map(resolution.decisions.filter((d) => d.other !== d.version).map((d) => [d.name, d]))
+        : undefined;
     const inputs = {
       options,
       view,
@@ -68,6 +80,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
       connect,
       stager,
       ...(hold ? { hold } : {}),
+      ...(confirm ? { confirm } : {}),
       ...(transaction ? { onFetched } : {}),
     };
     let resolved = options.frozen ? await resolveFromLockfile(inputs) : await resolveFromService(inputs);
@@ -79,24 +92,40 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
       resolved = { ...resolved, next: { ...resolved.next, prompts: named.prompts } };
       renamed = named.renamed;
     }
+    if (dropped.length > 0) {
+      const names = exportNames(Object.entries(resolved.next.prompts).map(([name, entry]) => ({ name, entry })));
+      for (const { name, exportName } of dropped) {
+        const now = names.get(name);
+        if (now !== undefined && now !== exportName) renamed.push({ name, from: exportName, to: now });
+      }
+    }
     const after = await promptsAfter(view, config, resolved);
     const changes = lockChanges(previous, resolved.next, resolved.partial);
     // `diff` (a dry run) shows every prompt; a sync reads only the previous snapshots of what it
     // changed or removed, for its breaking marks and `--report`.
     const touched = options.dryRun ? undefined : [...changes.changed, ...changes.removed].map((c) => c.name);
     const before = await promptsBefore(view, config, previous, touched);
+    // Callers of these functions break (README, "diff"): the same rule `diff` marks them by.
+    const breaking = [...changes.changed, ...changes.removed].flatMap(({ name }) => {
+      const change = breakingChange(previous.prompts[name]?.variables, resolved.next.prompts[name]?.variables);
+      return change ? [{ name, change }] : [];
+    });
     let files = { written: [] as string[], deleted: [] as string[] };
+    let conflictedModule: string[] = [];
     if (transaction) {
       options.onEvent?.({ type: 'phase', phase: 'write' });
-      await stageTail(transaction, view, config, previous, resolved, after, !resolved.partial && !options.frozen);
+      const conflicted = await stageTail(transaction, view, config, previous, resolved, after, !resolved.partial && !options.frozen);
       files = await transaction.commit();
+      conflictedModule = conflicted.filter((file) => files.written.includes(file));
     }
     return {
       prompts: Object.keys(resolved.next.prompts).length,
       ...changes,
+      breaking,
       renamed,
       fetched: resolved.fetched.length,
       savedByList: resolved.savedByList ?? 0,
+      skipped: resolved.skipped ?? [],
       ...files,
       before,
       after,
@@ -105,6 +134,7 @@ export async function sync(options: SyncOptions): Promise<SyncResult> {
       status429: client?.stats.status429 ?? 0,
       durationMs: Math.round(performance.now() - started),
       ...(resolution ? { resolvedConflict: resolution } : {}),
+      ...(conflictedModule.length > 0 ? { conflictedModule } : {}),
     };
   } finally {
     // Each step whatever the one before did: a client that fails to close must not leave the
@@ -172,7 +202,8 @@ function lockChanges(previous: Lockfile, next: Lockfile, partial: boolean): Lock
 /**
  * Generates the module and stages it with the lockfile and the deletes, after the snapshots staged
  * while fetching. Its own function, so the module text is released once staged: the commit that
- * follows holds no file content.
+ * follows holds no file content. Returns the module's files that hold git conflict markers on disk
+ * (a merge conflicted in them), which the summary names once they are rewritten.
  */
 async function stageTail(
   transaction: Transaction,
@@ -182,7 +213,7 @@ async function stageTail(
   resolved: ResolvedPrompts,
   after: ReadonlyMap<string, Prompt>,
   prune: boolean,
-): Promise<void> {
+): Promise<string[]> {
   const moduleFiles = generateModuleParts(
     Object.keys(resolved.next.prompts)
       .sort()
@@ -199,4 +230,10 @@ async function stageTail(
     prune,
   });
   await transaction.stage(changes);
+  const conflicted: string[] = [];
+  for (const file of moduleFiles) {
+    const bytes = await view.readFile(file.path);
+    if (bytes?.includes('<<<<<<<') && conflictMarkerLine(bytes.toString('utf8')) !== undefined) conflicted.push(file.path);
+  }
+  return conflicted;
 }

@@ -10,8 +10,10 @@ import type { ResolvedConfig } from '../config/types.js';
 import type { Selector } from '../package-name.js';
 import type { StoreView } from '../store/journal.js';
 import type { LockEntry, LockedFile, Lockfile } from '../store/lockfile-format.js';
+import type { MergeDecision } from '../store/lockfile-merge.js';
 import type { StagedFile, Stager } from '../store/staged-file.js';
 import type { ContextDownload, Prompt, PromptSummary } from '../types.js';
+import type { BreakingChange } from './breaking-change.js';
 import type { ConflictResolution } from './merge-resolution.js';
 
 /**
@@ -81,6 +83,11 @@ export interface SyncInputs {
   connect: () => Promise<SyncClient>;
   /** Names whose locked version this run keeps (a merged lockfile: src/sync/merge-resolution.ts). */
   hold?: ReadonlySet<string>;
+  /**
+   * Held names whose version only one side of the merge locked: fetched at exactly that version to
+   * confirm the service has it, never kept from the snapshot alone (src/sync/merge-resolution.ts).
+   */
+  confirm?: ReadonlyMap<string, MergeDecision>;
   /** Where downloaded context files are staged (in the work folder) until the commit moves them. */
   stager?: Stager;
   /**
@@ -118,6 +125,15 @@ export interface ResolvedPrompts {
   partial: boolean;
   /** Floating prompts not fetched because the list named them at their locked version. */
   savedByList?: number;
+  /** Prompts a glob (or "every prompt") matched that were left out, with the reason (a package with only a draft). */
+  skipped?: SkippedPrompt[];
+}
+
+/** A prompt the list named for a glob that a sync left out, and why. */
+interface SkippedPrompt {
+  name: string;
+  /** `no published version yet`. */
+  reason: string;
 }
 
 export interface PromptChange {
@@ -136,11 +152,15 @@ export interface LockChanges {
 
 export interface SyncResult extends LockChanges {
   prompts: number;
+  /** Changed or removed prompts whose generated function breaks its callers, by name. */
+  breaking: Array<{ name: string; change: BreakingChange }>;
   /** Prompts whose export name changed (only with `renameExports`, or a name removed from the lockfile). */
   renamed: ExportRename[];
   fetched: number;
   /** Gets the list saved: floating prompts it named at their locked version. */
   savedByList: number;
+  /** Prompts a glob matched that are not in the lockfile: a package with only a draft. */
+  skipped: SkippedPrompt[];
   written: string[];
   deleted: string[];
   /** Prompts before (a dry run: every one; a sync: those it changed or removed) and after, for `diff` and `--report`. */
@@ -152,12 +172,15 @@ export interface SyncResult extends LockChanges {
   durationMs: number;
   /** Set when the lockfile had git conflict markers: how both sides were merged. */
   resolvedConflict?: ConflictResolution;
+  /** Files of the module that held git conflict markers and were rewritten from lockfile and snapshots. */
+  conflictedModule?: string[];
 }
 
 /** One finding of `check`: what is wrong (`code`), about what, in words, and how to fix it. */
 export interface CheckProblem {
   code:
     | 'no-lockfile'
+    | 'lockfile-invalid'
     | 'config-mismatch'
     | 'failed-commit'
     | 'pending-commit'

@@ -157,9 +157,10 @@ describe('a lockfile with git conflict markers', () => {
     const run = await syncIn(dir);
     expect(run.stderr).toContain('Merged the git conflict in prompts.lock.json');
     expect(run.stderr).toContain('@acme/w  v3 (theirs, over v2: higher version)');
-    expect(run.stderr).toContain('@acme/y  v1 (theirs: theirs only)');
-    // Only w was fetched (its snapshot had conflict markers), at exactly v3; nothing was listed.
-    expect((server.stats.byRoute.get ?? 0) - gets).toBe(1);
+    expect(run.stderr).toContain('@acme/y  v1 (only theirs locked it)');
+    // Only the versions one side alone locked were fetched, each at exactly its locked version
+    // (w at v3, x, y: a branch's word is confirmed with the service); nothing was listed.
+    expect((server.stats.byRoute.get ?? 0) - gets).toBe(3);
     await expectResolved(dir);
   });
 

@@ -89,7 +89,12 @@ const NO_CHECK = '<!-- no-check -->';
 
 /** Every ```ts block of README.md and docs/*.md not marked no-check, named by file and line. */
 function allSnippets(): Array<{ name: string; source: string }> {
-  const pages = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  const pages = [
+    'README.md',
+    ...readdirSync(path.join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
   return pages.flatMap((page) => {
     const text = readFileSync(path.join(ROOT, page), 'utf8');
     return [...text.matchAll(/^```ts\n([\s\S]*?)^```/gm)]

@@ -51,3 +51,27 @@ describe('diffPrompts', () => {
     expect(formatDiffMarkdown(diffs)).toContain('````diff\n');
   });
 });
+
+describe('bounded line diffs', () => {
+  const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i}`).join('\n');
+
+  it.each([
+    ['400 changed lines are diffed line by line', 400, false],
+    ['600 changed lines (1,200 edits) are "text replaced"', 600, true],
+  ])('%s', (_, n, replaced) => {
+    const [d] = diffPrompts(map(p({ content: lines(n, 'old') })), map(p({ content: lines(n, 'new'), version: 'v2' })));
+    const [field] = d!.fields;
+    if (replaced) {
+      expect(field).toEqual({ field: 'content', lines: [], replaced: { before: n, after: n } });
+      expect(formatDiffText([d!])).toContain(`  content: text replaced: ${n} lines → ${n} lines`);
+    } else {
+      expect(field!.replaced).toBeUndefined();
+      expect(field!.lines.filter((l) => l.startsWith('+'))).toHaveLength(n);
+    }
+  });
+
+  it('a new prompt of 20,000 lines is all additions, not "text replaced"', () => {
+    const [d] = diffPrompts(new Map(), map(p({ content: lines(20_000, 'line') })));
+    expect(d!.fields.find((f) => f.field === 'content')!.lines).toHaveLength(20_001);
+  });
+});

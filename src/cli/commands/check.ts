@@ -53,7 +53,9 @@ async function checkProject(
   } else if (opts.format === 'github') {
     await printForGithub(ctx, config, result);
   } else if (result.problems.length === 0) {
-    ctx.logger.success(`${result.checked} prompts checked: lockfile, snapshots and module agree${opts.remote ? ' with the service' : ''}`);
+    ctx.logger.success(
+      `${pluralise(result.checked, 'prompt')} checked: lockfile, snapshots and module agree${opts.remote ? ' with the service' : ''}`,
+    );
   } else {
     ctx.logger.error(`check found ${pluralise(result.problems.length, 'problem')}:`);
     for (const line of lines) ctx.logger.info(`  - ${line}`);

@@ -11,24 +11,36 @@ export function registerDiff(program: Command, runtime: CliRuntime): void {
     .argument('[names...]', 'only these prompts')
     .description('show what sync would change, as a line diff of prompt texts')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown']).default('text'))
+    .option('--exit-code', 'exit 1 when sync would change something, 0 when nothing (as `git diff --exit-code`)')
     .option(
       '-r, --recursive',
       'diff every app of the workspace (npm/yarn workspaces, pnpm-workspace.yaml) with one client; reports per app',
     )
     .action(
-      action(runtime, async (ctx, names: string[], opts: { format: 'text' | 'markdown'; recursive?: boolean }) => {
+      action(runtime, async (ctx, names: string[], opts: { format: 'text' | 'markdown'; recursive?: boolean; exitCode?: boolean }) => {
+        // `--exit-code`: 1 when any app would change (after every app ran and printed), like `git diff --exit-code`.
+        let changes = 0;
+        const counted = async (run: Promise<number>) => {
+          const found = await run;
+          changes += found;
+          return 0;
+        };
+        const withChanges = (code: number) => (code === 0 && opts.exitCode && changes > 0 ? 1 : code);
         if (opts.recursive) {
           const { runRecursive, rejectNames } = await import('./run-recursive.js');
           rejectNames(names);
-          return runRecursive(ctx, 'diff', (appCtx, config, connect) => diffProject(appCtx, config, connect, [], opts.format));
+          return withChanges(
+            await runRecursive(ctx, 'diff', (appCtx, config, connect) => counted(diffProject(appCtx, config, connect, [], opts.format))),
+          );
         }
         const [{ connector }, { loadCommandConfig }] = await Promise.all([import('../connect.js'), import('../load-command-config.js')]);
         const config = await loadCommandConfig(ctx);
-        return diffProject(ctx, config, connector(ctx, config), names, opts.format);
+        return withChanges(await counted(diffProject(ctx, config, connector(ctx, config), names, opts.format)));
       }),
     );
 }
 
+/** Prints what sync would change in one project; returns how many prompts would change. */
 async function diffProject(
   ctx: CommandContext,
   config: ResolvedConfig,
@@ -44,7 +56,7 @@ async function diffProject(
   const diffs = diffPrompts(result.before, result.after, diffNameFilter(names));
   if (ctx.globals.json) {
     ctx.logger.json({ command: 'diff', changes: diffs });
-    return 0;
+    return diffs.length;
   }
   const { colors } = ctx.logger;
   ctx.logger.result(
@@ -54,5 +66,5 @@ async function diffProject(
           kind === 'add' ? colors.green(text) : kind === 'del' ? colors.red(text) : kind === 'hunk' ? colors.cyan(text) : colors.bold(text),
         ),
   );
-  return 0;
+  return diffs.length;
 }

@@ -54,13 +54,16 @@ export async function runEdit(
   const configPath = await locateConfigFile(ctx.io.cwd, ctx.globals.config);
   const original = await readFile(configPath);
   const result = await edit(configPath, name);
-  describeEdit(ctx, result);
-  if (!flags.sync) {
+  if (!flags.sync || !result.changed) {
+    describeEdit(ctx, result);
     // With a sync, the sync command prints the one --json summary; without, this is it.
-    if (ctx.globals.json) ctx.logger.json(result);
-    return 0;
+    if (!flags.sync && ctx.globals.json) ctx.logger.json(result);
+    if (!flags.sync) return 0;
   }
-  return syncAfterEdit(ctx, result, original);
+  const code = await syncAfterEdit(ctx, result, original);
+  // Said once the sync succeeded: a failed sync puts the config back, so nothing was added.
+  if (code === 0 && result.changed) describeEdit(ctx, result);
+  return code;
 }
 
 export { addPromptToConfig, removePromptFromConfig };

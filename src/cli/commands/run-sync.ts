@@ -2,6 +2,9 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/types.js';
 import { ConfigError } from '../../errors.js';
+import { apiKeyFromEnv, redact } from '../../secrets.js';
+import type { MergeDecision } from '../../store/lockfile-merge.js';
+import { describeBreaking } from '../../sync/breaking-change.js';
 import type { PullRequestReport } from '../../sync/pull-request-report.js';
 import { sync } from '../../sync/sync.js';
 import type { SyncClient, SyncResult } from '../../sync/types.js';
@@ -34,6 +37,8 @@ function summary(result: SyncResult, rootDir: string, report: PullRequestReport)
     removed: result.removed,
     renamed: result.renamed,
     unchanged: result.unchanged,
+    breaking: result.breaking.map(({ name, change }) => ({ name, ...change, message: describeBreaking(change) })),
+    skipped: result.skipped,
     fetched: result.fetched,
     savedByList: result.savedByList,
     written: result.written.map(rel),
@@ -43,8 +48,9 @@ function summary(result: SyncResult, rootDir: string, report: PullRequestReport)
     rateLimited: result.status429,
     durationMs: result.durationMs,
     ...(result.resolvedConflict ? { resolvedConflict: result.resolvedConflict } : {}),
+    ...(result.conflictedModule ? { conflictedModule: result.conflictedModule.map(rel) } : {}),
+    /** The pull-request title of what changed (`sync --report`), empty when nothing did. */
     title: report.title,
-    breaking: report.breaking,
   };
 }
 
@@ -69,7 +75,8 @@ async function publishReport(ctx: CommandContext, report: PullRequestReport, fil
   if (file !== undefined) {
     const target = path.resolve(ctx.io.cwd, file);
     if (report.body) {
-      await writeFile(target, ctx.logger.redact(report.body));
+      // The key never reaches a file (prompts holding it are refused; this masks it all the same).
+      await writeFile(target, redact(report.body, [apiKeyFromEnv(ctx.io.env)]));
       ctx.logger.info(`Wrote the pull-request body to ${path.relative(ctx.io.cwd, target) || target}`);
     } else await rm(target, { force: true });
   }
@@ -108,7 +115,8 @@ async function syncProject(
   connect: () => Promise<SyncClient>,
   options: SyncCommandOptions,
 ): Promise<number> {
-  const progress = await createProgress(ctx);
+  // `--frozen` fetches only what is missing on disk: it verifies every prompt, it fetches few or none.
+  const progress = await createProgress(ctx, options.frozen ? 'Verifying' : 'Fetching');
   let result: SyncResult;
   try {
     result = await sync({
@@ -136,7 +144,12 @@ async function syncProject(
     ctx.logger.info(
       `Merged the git conflict in ${path.relative(config.rootDir, config.lockfilePath)} (${pluralise(hunks, 'conflict')}): every version either side locked is kept`,
     );
-    for (const d of decisions) ctx.logger.info(`  ${d.name}  ${d.version} (${d.kept}${d.other ? `, over ${d.other}` : ''}: ${d.reason})`);
+    for (const d of decisions) ctx.logger.info(`  ${d.name}  ${d.version} (${describeDecision(d)})`);
+  }
+  for (const file of result.conflictedModule ?? []) {
+    ctx.logger.info(
+      `Rewrote ${path.relative(config.rootDir, file).split(path.sep).join('/')}, which had git conflict markers, from the lockfile and snapshots`,
+    );
   }
   const seconds = (result.durationMs / 1000).toFixed(1);
   const touched = result.added.length + result.changed.length + result.removed.length;
@@ -144,16 +157,43 @@ async function syncProject(
   const requests = `${pluralise(result.requests, 'request')}${result.retries ? `, ${pluralise(result.retries, 'retry', 'retries')}` : ''}${saved}`;
   if (touched === 0 && result.written.length === 0 && result.deleted.length === 0) {
     ctx.logger.success(`${pluralise(result.prompts, 'prompt')} up to date, no file changed (${requests}, ${seconds} s)`);
+    printSkipped(ctx, result);
     return 0;
   }
   ctx.logger.success(
     `Synced ${pluralise(result.prompts, 'prompt')} in ${seconds} s: ${result.added.length} added, ${result.changed.length} changed, ${result.removed.length} removed, ${result.unchanged} unchanged (${requests})`,
   );
-  for (const c of result.added) ctx.logger.info(`  ${colors.green('+')} ${c.name}  ${c.to}`);
-  for (const c of result.changed)
-    ctx.logger.info(`  ${colors.yellow('~')} ${c.name}  ${c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}`);
-  for (const c of result.removed) ctx.logger.info(`  ${colors.red('-')} ${c.name}`);
+  // Breaking changes first, marked as `diff` marks them: callers of these functions no longer compile.
+  const breaking = new Map(result.breaking.map((b) => [b.name, b.change]));
+  const mark = (name: string) => (breaking.has(name) ? `  ${colors.red('BREAKING')}` : '');
+  const lines: Array<{ name: string; line: string }> = [
+    ...result.added.map((c) => ({ name: c.name, line: `  ${colors.green('+')} ${c.name}  ${c.to}` })),
+    ...result.changed.map((c) => ({
+      name: c.name,
+      line: `  ${colors.yellow('~')} ${c.name}  ${c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}${mark(c.name)}`,
+    })),
+    ...result.removed.map((c) => ({ name: c.name, line: `  ${colors.red('-')} ${c.name}${mark(c.name)}` })),
+  ];
+  for (const { name, line } of [...lines.filter((l) => breaking.has(l.name)), ...lines.filter((l) => !breaking.has(l.name))]) {
+    ctx.logger.info(line);
+    const change = breaking.get(name);
+    if (change) ctx.logger.info(`      breaking: ${describeBreaking(change)}`);
+  }
   for (const r of result.renamed) ctx.logger.warn(`${r.name} is now exported as ${r.to} (was ${r.from}): update its imports`);
+  printSkipped(ctx, result);
   ctx.logger.verbose(`wrote ${result.written.length} files, deleted ${result.deleted.length}`);
   return 0;
+}
+
+/** Why a merged lockfile keeps a version: `only ours locked it`, `theirs, over v2: higher version`. */
+function describeDecision(d: MergeDecision): string {
+  if (d.reason === 'ours only' || d.reason === 'theirs only') return `only ${d.kept} locked it`;
+  return `${d.kept}${d.other ? `, over ${d.other}` : ''}: ${d.reason}`;
+}
+
+/** One line per prompt a glob matched and the sync left out (a package with only a draft). */
+function printSkipped(ctx: CommandContext, result: SyncResult): void {
+  for (const { name, reason } of result.skipped) {
+    ctx.logger.info(`skipped ${name}: ${reason}; add "${name}:draft" to follow its draft`);
+  }
 }

@@ -8,7 +8,7 @@ export function registerSync(program: Command, runtime: CliRuntime): void {
     .description('resolve the requested prompts, fetch what changed, write snapshots, lockfile and module')
     .option('--frozen', 'install exactly what the lockfile says; fetch only missing snapshots; fail if config and lockfile disagree')
     .option('--with-files', 'download file context items next to their snapshots (as contextFiles: true)')
-    .option('--refetch', 'get every prompt from the service, even those the list shows unchanged')
+    .option('--refetch', 'get every prompt from the service, even those the list shows unchanged; with names, pinned ones too')
     .option('--report <file>', 'write the pull-request body for what this sync changed to <file> (nothing when nothing changed)')
     .option('--rename-exports', 'name every export afresh by the naming rules (names are otherwise kept in the lockfile)')
     .option(
