@@ -6,10 +6,13 @@
  * checked first by the store's guard (StorePathGuard): inside the project, never through a symbolic
  * link leading out of it.
  */
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
 import { StorePathGuard } from './paths.js';
+import { ensureWorkDir, workDirOf } from './work-dir.js';
 
 /** Bytes read at a time after the head: a module is read in pieces, never held whole. */
 const PIECE_BYTES = 1 << 20;
@@ -69,4 +72,68 @@ export async function writeIfChanged(file: string, content: string | readonly st
   await mkdir(path.dirname(file), { recursive: true });
   await writeFileAtomic(file, bytes);
   return true;
+}
+
+/**
+ * `generate`'s record of the store it last found up to date (README, "Commands"): one line in
+ * `.promptlock/generate.stamp`, the digest of the inputs key and of every input file's stamp (its
+ * inode, size, modification and change times: a write, a rename onto it or `touch` each move the
+ * change time, which no program sets back). While every stamp is the same, neither the lockfile's
+ * digest, the module's seal nor a snapshot's integrity can have changed, so the no-op reads no file
+ * but the lockfile's names. The list of files comes from the lockfile, never from the record, and
+ * the record only says "these exact files, as verified": a planted one cannot match stamps it
+ * cannot know (a clone's change times), so it only costs a verification.
+ */
+const STAMP_FILE = 'generate.stamp';
+const STAMP_HEAD = 'promptlock-generate-stamp 1 ';
+
+/**
+ * The package names of a lockfile, from its bytes as `encodeLockfile` writes them: each prompt's
+ * key is the only line indented by exactly four spaces. Used only on a lockfile found canonical
+ * (the module's inputs digest is over the canonical text), and cross-checked with the decoded
+ * names before a stamp is recorded.
+ */
+export function lockfileNames(bytes: Buffer): string[] {
+  const text = bytes.toString('latin1');
+  const names: string[] = [];
+  for (let at = text.indexOf('\n    "'); at !== -1; at = text.indexOf('\n    "', at + 6)) {
+    names.push(text.slice(at + 6, text.indexOf('"', at + 6)));
+  }
+  return names;
+}
+
+/** One file's stamp, or `-` when it cannot be stat'ed (missing: its check reports it). */
+function fileStamp(file: string): string {
+  try {
+    const stats = statSync(file, { throwIfNoEntry: false });
+    return stats ? `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}` : '-';
+  } catch {
+    return '-';
+  }
+}
+
+/**
+ * The digest of `key` and the stamps of `files`, in order. Synchronous: for 10,000 small files one
+ * stat each on this thread is faster than promises through the thread pool.
+ */
+export function stampsDigest(key: string, files: readonly string[]): string {
+  const hash = createHash('sha256').update(key).update('\n');
+  for (const file of files) hash.update(`${fileStamp(file)}\n`);
+  return hash.digest('base64');
+}
+
+/** True when `.promptlock/generate.stamp` of `rootDir` records `digest`. */
+export async function stampRecords(rootDir: string, digest: string): Promise<boolean> {
+  const text = await readFile(path.join(workDirOf(rootDir), STAMP_FILE), 'latin1').catch(() => undefined);
+  return text === `${STAMP_HEAD}${digest}\n`;
+}
+
+/** Records `digest` as verified. Best effort: a store that cannot keep it is only verified again. */
+export async function recordStamp(rootDir: string, digest: string): Promise<void> {
+  try {
+    const dir = await ensureWorkDir(rootDir);
+    await writeFileAtomic(path.join(dir, STAMP_FILE), `${STAMP_HEAD}${digest}\n`);
+  } catch {
+    // A read-only checkout: every no-op then verifies the snapshots.
+  }
 }
