@@ -4,7 +4,8 @@
  * next to `dist/` when running built, two levels up from `src/codegen/` in tests.
  *
  * A module gets only what it uses: the interfaces (in `.ts` and `.d.ts` files, `RenderedPrompt`
- * without the fields the config omits) and the `$` helpers its functions call, never exported.
+ * without the fields the config omits) and `$readVariables` when a function reads variables, never
+ * exported.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -101,53 +102,23 @@ function toJavaScript(text: string): string {
   return out;
 }
 
-/** The runtime helpers a generated function may use: what one function uses, what a module copies. */
-export interface HelperUse {
-  /** Reads variables one by one (`$value`, which calls `$string`). */
-  value: boolean;
-  /** Reads them by the fast path (`$proto`, `$plain`). */
-  plain: boolean;
-  /** Reads them into one array (`$values`). */
-  values: boolean;
-  /** Joins a text from an array of parts (`$join`). */
-  join: boolean;
-  /** Has frozen constants (`$freeze`). */
-  freeze: boolean;
-  /** Has an empty array field (`$empty`). */
-  empty: boolean;
-}
-
-const HELPERS: ReadonlyArray<keyof HelperUse> = ['value', 'plain', 'values', 'join', 'freeze', 'empty'];
-
-/** The helpers any of `uses` needs. */
-export function helpersUsedBy(uses: readonly HelperUse[]): HelperUse {
-  const used = {} as HelperUse;
-  for (const helper of HELPERS) used[helper] = uses.some((use) => use[helper]);
-  return used;
-}
-
-/** What one file of the module copies from the runtime: the helpers some function uses. */
-export interface RuntimeNeeds extends HelperUse {
+/** What one file of the module copies from the runtime. */
+export interface RuntimeNeeds {
   /** `ts`: interfaces and helpers; `js`: helpers as JavaScript; `dts`: interfaces. */
   file: 'ts' | 'js' | 'dts';
   omit: readonly OmittableField[];
+  /** Some function reads variables (`$readVariables`). */
+  readVariables: boolean;
 }
 
 /** The runtime part of one module file: a marker line and the declarations it needs, or ''. */
 export function runtimeFor(needs: RuntimeNeeds): string {
-  const used = new Set<string>();
-  if (needs.value || needs.values) used.add('$string').add('$value');
-  if (needs.plain) used.add('$proto').add('$plain');
-  if (needs.values) used.add('$values');
-  if (needs.join) used.add('$join');
-  if (needs.freeze) used.add('$freeze');
-  if (needs.empty) used.add('$empty');
   const parts: string[] = [];
   for (const declaration of runtimeDeclarations()) {
     if (declaration.kind === 'interface') {
       if (needs.file === 'js') continue;
       parts.push(declaration.name === 'RenderedPrompt' ? renderedPrompt(declaration.text, needs.omit) : declaration.text);
-    } else if (needs.file !== 'dts' && used.has(declaration.name)) {
+    } else if (needs.file !== 'dts' && needs.readVariables) {
       const text = declaration.text.replace(/^export (function|const) /m, '$1 ');
       parts.push(needs.file === 'js' ? toJavaScript(text) : text);
     }

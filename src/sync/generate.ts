@@ -6,15 +6,16 @@
  */
 
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CompiledFunctions } from '../codegen/generate-module.js';
-import { checkSeal, inputsDigest, SEAL_HEAD_BYTES } from '../codegen/inputs-digest.js';
+import { inputsDigest, readSeal } from '../codegen/inputs-digest.js';
 import { type ModuleOptions, moduleFormat, optionsKey } from '../codegen/module-format.js';
 import { runtimeSource } from '../codegen/runtime-source.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
 import { parsePackageName } from '../package-name.js';
-import { lockfileNames, recordStamp, scanModuleFile, stampRecords, stampsDigest, writeIfChanged } from '../store/module-file.js';
+import { lockfileNames, recordStamp, stampRecords, stampsDigest, writeIfChanged } from '../store/module-file.js';
 import { readLockfileBytes } from '../store/read-lockfile-text.js';
 import type { LockedPrompt, SnapshotCache, StoreLocation } from '../store/read-store.js';
 import { displayPath } from '../util/display-path.js';
@@ -128,18 +129,13 @@ function readIfPresent(file: string): Buffer | undefined {
   }
 }
 
-/** True when every file of the module is exactly what was generated (its seal) from these inputs. */
+/** The number of prompts when every file of the module is exactly what was generated (its seal) from these inputs. */
 async function moduleSealed(moduleFiles: readonly string[], lockfileBytes: Buffer, inputsKey: string): Promise<number | undefined> {
   const digest = inputsDigest(lockfileBytes, inputsKey);
-  // The banner alone tells a module generated from other inputs; only the rest of one generated
-  // from these is read (in pieces) to check its seal.
   const counts = await Promise.all(
     moduleFiles.map(async (file) => {
-      const seal = await scanModuleFile(file, SEAL_HEAD_BYTES, (head) => {
-        const found = checkSeal(head);
-        return found?.digest === digest ? found : undefined;
-      });
-      return seal?.matches() ? seal.count : undefined;
+      const seal = readSeal((await readFile(file).catch(() => undefined)) ?? Buffer.alloc(0));
+      return seal?.digest === digest ? seal.count : undefined;
     }),
   );
   return counts.every((count) => count !== undefined) ? counts[0] : undefined;
@@ -202,7 +198,7 @@ function asBuilt(item: LockedPrompt, integrityOf: (prompt: LockedPrompt['prompt'
 async function build(options: GenerateOptions, lockfileText: string): Promise<{ written: boolean; names: string[]; mismatched: string[] }> {
   const { outputPath } = options;
   // Loaded only now: the schema checks and the emitter are not needed when nothing changed.
-  const [{ readLockedPrompts }, { generateModuleParts }, { snapshotIntegrity }] = await Promise.all([
+  const [{ readLockedPrompts }, { generateModuleFiles }, { snapshotIntegrity }] = await Promise.all([
     import('../store/read-store.js'),
     import('../codegen/generate-module.js'),
     import('../store/snapshot-format.js'),
@@ -217,10 +213,10 @@ async function build(options: GenerateOptions, lockfileText: string): Promise<{ 
   // seal never passes for the lockfile's (restoring the snapshot rebuilds it).
   const edited = new Set(mismatched);
   const built = edited.size === 0 ? prompts : prompts.map((item) => (edited.has(item.name) ? asBuilt(item, snapshotIntegrity) : item));
-  const files = generateModuleParts(built, { outputPath, omit: options.omit, memo: options.cache?.functions });
+  const files = generateModuleFiles(built, { outputPath, omit: options.omit, memo: options.cache?.functions });
   let written = false;
   try {
-    for (const file of files) written = (await writeIfChanged(file.path, file.parts, options.rootDir)) || written;
+    for (const file of files) written = (await writeIfChanged(file.path, file.content, options.rootDir)) || written;
   } catch (error) {
     if (error instanceof PromptlockError) throw error; // refused by the path guard, which says why
     throw new PromptlockError(`Cannot write the module to ${displayPath(outputPath)}: ${(error as Error).message}`, {
