@@ -3,8 +3,11 @@
  * functions at run time: the output equals renderTemplate, a missing variable throws naming the
  * prompt and the variable.
  */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateModule } from '../../src/codegen/index.js';
+import { exportNameProblem, RUNTIME_GLOBALS } from '../../src/prompt-grammar.js';
 import { renderTemplate, stringifyValue } from '../../src/template/index.js';
 import { $readVariables } from '../../templates/runtime.js';
 import { codegenPrompt, importModule, tempDir } from './helpers.js';
@@ -121,4 +124,34 @@ it('a prompt without placeholders renders its text as written', async () => {
   } finally {
     await dir.remove();
   }
+});
+
+it('every global the runtime uses is reserved as an export name (read by the TypeScript parser)', async () => {
+  const { ts } = await import('ts-morph');
+  const file = fileURLToPath(new URL('../../templates/runtime.ts', import.meta.url));
+  const source = ts.createSourceFile(file, await readFile(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const declared = new Set<string>();
+  const used = new Set<string>();
+  const visit = (node: import('ts-morph').ts.Node): void => {
+    if (
+      (ts.isFunctionDeclaration(node) || ts.isParameter(node) || ts.isVariableDeclaration(node)) &&
+      node.name &&
+      ts.isIdentifier(node.name)
+    )
+      declared.add(node.name.text);
+    if (
+      ts.isInterfaceDeclaration(node) ||
+      ts.isTypeReferenceNode(node) ||
+      ts.isPropertySignature(node) ||
+      ts.isIndexSignatureDeclaration(node)
+    )
+      return;
+    if (ts.isIdentifier(node) && !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)) used.add(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  const globals = [...used].filter((name) => !declared.has(name) && name !== 'undefined').sort();
+  expect(globals).toEqual([...RUNTIME_GLOBALS].sort());
+  for (const name of [...globals, ...declared].filter((name) => name.startsWith('$') || /^[A-Z]/.test(name)))
+    expect(exportNameProblem(name), name).toBeDefined();
 });
