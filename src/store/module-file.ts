@@ -6,7 +6,7 @@
  * link leading out of it.
  */
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
@@ -58,24 +58,25 @@ export function lockfileNames(bytes: Buffer): string[] {
   return names;
 }
 
-/** One file's stamp, or `-` when it cannot be stat'ed (missing: its check reports it). */
-function fileStamp(file: string): string {
-  try {
-    const stats = statSync(file, { throwIfNoEntry: false });
-    return stats ? `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}` : '-';
-  } catch {
-    return '-';
-  }
-}
-
 /**
- * The digest of `key` and the stamps of `files`, in order. Synchronous: for 10,000 small files one
- * stat each on this thread is faster than promises through the thread pool.
+ * The digest of `key` and the stamps of `files`, in order: each file's inode, size, modification
+ * and change time as four numbers (all -1 when it cannot be stat'ed: missing, its check reports
+ * it), hashed as one array. Synchronous: for 10,000 small files one stat each on this thread is
+ * faster than promises through the thread pool; numbers, not text, since formatting 40,000 of them
+ * cost as much as the stats.
  */
 export function stampsDigest(key: string, files: readonly string[]): string {
-  const hash = createHash('sha256').update(key).update('\n');
-  for (const file of files) hash.update(`${fileStamp(file)}\n`);
-  return hash.digest('base64');
+  const stamps = new Float64Array(files.length * 4);
+  files.forEach((file, i) => {
+    let stats: Stats | undefined;
+    try {
+      stats = statSync(file, { throwIfNoEntry: false });
+    } catch {
+      stats = undefined;
+    }
+    stamps.set(stats ? [stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs] : [-1, -1, -1, -1], i * 4);
+  });
+  return createHash('sha256').update(key).update('\n').update(stamps).digest('base64');
 }
 
 /** True when `.promptlock/generate.stamp` of `rootDir` records `digest`. */
