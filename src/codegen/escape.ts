@@ -22,7 +22,7 @@ export function stringLiteral(text: string): string {
 }
 
 /** Any JSON value as a TypeScript expression (same escaping as `stringLiteral`). */
-export function jsonLiteral(value: unknown): string {
+function jsonLiteral(value: unknown): string {
   return escapeSeparators(JSON.stringify(value));
 }
 

@@ -34,7 +34,7 @@ export interface CodegenPrompt {
 const FIELD_ORDER_SET: ReadonlySet<string> = new Set(PROMPT_FIELD_ORDER);
 
 /** The runtime helper every function with variables calls (templates/runtime.ts). */
-export const READ_VARIABLES = '$readVariables';
+const READ_VARIABLES = '$readVariables';
 
 /** The type map of docs/service-interface.md (Variables); unknown hints were already typed `string` by the template module. */
 const TS_TYPES: Readonly<Record<VariableType, string>> = {

@@ -8,7 +8,7 @@
 import type { ts as TypeScript } from 'ts-morph';
 
 /** One member of an interface: its name (`[index]` for an index signature) and its text, JSDoc and indentation included. */
-export interface RuntimeMember {
+interface RuntimeMember {
   name: string;
   text: string;
 }
@@ -22,7 +22,7 @@ export interface RuntimeInterface {
   tail: string;
 }
 
-export interface RuntimeHelper {
+interface RuntimeHelper {
   name: string;
   /** The JSDoc and the function as TypeScript, without `export`. */
   ts: string;
