@@ -5,12 +5,15 @@
  * template module's `renderTemplate`, hostile texts included, and a text's length (lines or
  * placeholders) never deepens the code the type checker reads.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateModule, generateModuleFiles, typecheckModule } from '../../src/codegen/index.js';
 import { localNames } from '../../src/codegen/prompt-to-function.js';
+import { check, generate } from '../../src/library.js';
 import { renderTemplate } from '../../src/template/index.js';
 import type { Prompt } from '../../src/types.js';
-import { codegenPrompt, compileStrict, importModule, tempDir } from './helpers.js';
+import { codegenPrompt, compileStrict, importModule, tempDir, writeStore } from './helpers.js';
 
 type Fn = (variables?: unknown) => Record<string, unknown> & { content: string; systemPrompt: string | null };
 type Module = Record<string, Fn>;
@@ -94,6 +97,13 @@ describe('a text never deepens the code', () => {
     const mod = await load(source);
     const values = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`v${i}`, `V${i}`]));
     expect(mod.long!(values).content).toBe(renderTemplate(item.prompt.content, values));
+    // `check` of a project holding it: snapshots, module and its type check.
+    const project = path.join(dir.dir, 'long-project');
+    await mkdir(project, { recursive: true });
+    await writeStore(project, [item]);
+    await writeFile(path.join(project, 'prompts.config.json'), '{ "prompts": ["@acme/long"] }\n');
+    expect((await generate({ cwd: project, env: {} })).written).toBe(true);
+    expect(await check({ cwd: project, env: {} })).toEqual({ problems: [], checked: 1 });
   }, 120_000);
 
   it('2,000 placeholders type-check under --strict', () => {
