@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { ts } from 'ts-morph';
 import { defineConfig } from 'tsup';
 import { writeConfigJsonSchema } from './scripts/config-json-schema.js';
+import { extractRuntime } from './src/codegen/runtime-declarations.js';
 
 /** The bundler plugin's entries (src/plugin/): promptlock/vite, promptlock/webpack, … */
 const plugins = Object.fromEntries(['vite', 'webpack', 'rollup', 'esbuild', 'rspack'].map((name) => [name, `src/plugin/${name}.ts`]));
@@ -24,6 +27,9 @@ export default defineConfig({
   banner: {
     js: "import { createRequire as __promptlockRequire } from 'node:module';\nconst require = __promptlockRequire(import.meta.url);",
   },
+  // templates/runtime.ts read by the TypeScript parser once, here, so `generate` never loads the
+  // compiler (src/codegen/runtime-source.ts).
+  define: { PROMPTLOCK_RUNTIME: JSON.stringify(extractRuntime(ts, readFileSync('templates/runtime.ts', 'utf8'))) },
   // promptlock/schema.json, from the zod config schema (scripts/config-json-schema.ts).
   onSuccess: () => writeConfigJsonSchema('schema.json'),
 });

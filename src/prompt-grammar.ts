@@ -232,6 +232,9 @@ export function describeProblem(problem: PromptProblem): string {
 
 // Export names of generated functions (src/codegen/naming.ts): they reach code as they are.
 
+/** The globals templates/runtime.ts uses (a test holds this list to the file). */
+export const RUNTIME_GLOBALS: readonly string[] = ['Object', 'JSON', 'String', 'TypeError'];
+
 /** Words that cannot name a function declaration in an ES module (strict mode) or a TS module. */
 export const RESERVED: ReadonlySet<string> = new Set([
   // ECMAScript reserved words, including the strict-mode and module-only ones.
@@ -240,14 +243,22 @@ export const RESERVED: ReadonlySet<string> = new Set([
   ),
   // Not reserved, but not declarable in strict code or clashing with globals TypeScript guards.
   ...'arguments eval undefined globalThis require exports module'.split(' '),
+  // An export named `then` makes the module a thenable: `await import()` would call it.
+  'then',
+  // The globals the runtime (templates/runtime.ts) calls: a function of that name would shadow them.
+  ...RUNTIME_GLOBALS,
 ]);
 
-/** Names the generated module declares itself (runtime helpers start with `$`, out of reach). */
+/** Names the generated module declares itself (its runtime helper starts with `$`, which no export name may). */
 export const MODULE_NAMES: ReadonlySet<string> = new Set(['prompts', 'PromptName', 'RenderedPrompt', 'RenderedPromptContextItem']);
 
 /** Why a recorded export name cannot be used (it reaches code as it is), or undefined when it can. */
 export function exportNameProblem(name: string): string | undefined {
-  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) return 'must be an identifier (a letter, _ or $, then letters, digits, _ or $)';
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    return 'must be an identifier of letters, digits and _, not starting with a digit ($ is kept for the runtime of the module)';
+  }
+  if (name === 'then') return 'is reserved: a module exporting "then" is a thenable, which `await import()` would call';
+  if (RUNTIME_GLOBALS.includes(name)) return 'is a global the runtime of the module uses';
   if (RESERVED.has(name)) return 'is a reserved word';
   if (MODULE_NAMES.has(name)) return 'is a name the module declares itself';
   if (name.length > 200) return 'is longer than 200 characters';

@@ -3,16 +3,15 @@
  * text, into every generated module so that the module has no dependency on promptlock.
  *
  * Kept as a real .ts file (type-checked with the project, imported by tests) rather than a string,
- * so the code that ends up in users' builds is the code the tests ran. Rules for this file:
- * no imports, no top-level statements with side effects (bundlers must be able to drop it), one
- * declaration per JSDoc-led block, and one member per line in `RenderedPrompt` (the generator
- * leaves out the members a config's `omit` names). The interfaces are exported by the module;
- * the helpers, whose names start with `$` (which no generated prompt name can), are exported here
- * for the tests only: the module copies each one it uses without `export`, so they are never part
- * of its API and a strict `noUnusedLocals` build never sees one unused.
+ * so the code that ends up in users' builds is the code the tests ran. Rules for this file: no
+ * imports, no top-level statements with side effects (bundlers must be able to drop it), and one
+ * member per line in `RenderedPrompt` (the generator leaves out the members a config's `omit`
+ * names). The interfaces are exported by the module; the helper, whose name starts with `$` (which
+ * no export name of a module can), is exported here for the tests only: the module copies it
+ * without `export`, so it is never part of its API.
  */
 
-/** One attached context file or URL, as the prompt service describes it. Shared and frozen: read-only. */
+/** One attached context file or URL, as the prompt service describes it. */
 export interface RenderedPromptContextItem {
   readonly id: string;
   readonly type: 'file' | 'url';
@@ -28,8 +27,7 @@ export interface RenderedPromptContextItem {
 
 /**
  * A prompt with its variables filled in: the service's prompt object, texts rendered. Each call
- * returns a new object; its arrays and objects (`tags`, `context`, `metadata`, fields the service
- * added) are constants every call shares, deeply frozen: read-only, changing one throws a TypeError.
+ * returns a new object, arrays and objects included.
  */
 export interface RenderedPrompt {
   id: string;
@@ -52,82 +50,28 @@ export interface RenderedPrompt {
 }
 
 /**
- * A variable's value as text: arrays and objects as JSON, anything else as its plain string form.
- * Mirrors `stringifyValue` of promptlock's template module (a test holds them equal), which is
- * what the service does with the same values.
+ * A prompt's variables as text, in the order of `names`: arrays and objects as JSON, anything else
+ * as its plain string form, as the service renders them (a test holds this equal to promptlock's
+ * template module). Types stop TypeScript callers from leaving one out; the check is for plain
+ * JavaScript callers, so a missing value fails loudly, naming the prompt and the variable, instead
+ * of sending a half-filled prompt to a model. Only the object's own properties count:
+ * `{{constructor}}` never reads `Object.prototype`.
  */
-export function $string(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value !== null && typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-/**
- * One variable of a prompt as text. Types stop TypeScript callers from leaving one out; this check
- * is for plain JavaScript callers, so a missing value fails loudly, naming the prompt and the
- * variable, instead of sending a half-filled prompt to a model. Only the object's own properties
- * count: `{{constructor}}` never reads `Object.prototype`.
- */
-export function $value(prompt: string, variables: object, name: string): string {
+export function $readVariables(prompt: string, variables: object, names: readonly string[]): string[] {
   if (variables === null || typeof variables !== 'object') {
     throw new TypeError(
       `Prompt "${prompt}" takes its variables as an object, got ${variables === null ? 'null' : typeof variables}.`,
     );
   }
-  const value = Object.prototype.hasOwnProperty.call(variables, name)
-    ? (variables as Record<string, unknown>)[name]
-    : undefined;
-  if (value === undefined) {
-    throw new TypeError(`Prompt "${prompt}" is missing variable "${name}".`);
+  const texts: string[] = [];
+  for (const name of names) {
+    const value = Object.prototype.hasOwnProperty.call(variables, name)
+      ? (variables as Record<string, unknown>)[name]
+      : undefined;
+    if (value === undefined) throw new TypeError(`Prompt "${prompt}" is missing variable "${name}".`);
+    texts.push(
+      typeof value === 'string' ? value : value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value),
+    );
   }
-  return $string(value);
+  return texts;
 }
-
-/**
- * `Object.prototype`, for the fast path's own-property test (see `$plain`). Found by a call marked
- * pure, so a bundler drops it with the last function that reads it; a module constant, so the
- * engine folds `$proto["name"] === undefined` to a constant while nothing adds that name to it.
- */
-export const $proto: Readonly<Record<string, unknown>> = /* @__PURE__ */ Object.getPrototypeOf({});
-
-/**
- * Whether `variables` is a plain object: the guard of a generated function's fast path. A plain
- * object's property that is not its own can only come from `Object.prototype`, so a string read
- * from it is its own whenever `$proto` has no property of that name; anything else (a polluted
- * prototype, a class instance, a number) takes `$value`'s full check.
- */
-export function $plain(variables: unknown): boolean {
-  return variables !== null && typeof variables === 'object' && Object.getPrototypeOf(variables) === $proto;
-}
-
-/** The values of a prompt with many variables, in order, as text (`$value` for each). */
-export function $values(prompt: string, variables: object, names: readonly string[]): string[] {
-  const values: string[] = [];
-  for (const name of names) values.push($value(prompt, variables, name));
-  return values;
-}
-
-/**
- * A text from its parts: literal texts, and numbers that index `values`. One array per text
- * keeps the module's type-checking time linear in its placeholders.
- */
-export function $join(values: readonly string[], parts: readonly (string | number)[]): string {
-  let out = '';
-  for (const part of parts) out += typeof part === 'number' ? values[part] : part;
-  return out;
-}
-
-/**
- * `value` frozen down to its last nested array and object: the constant fields of a prompt, built
- * once when the module loads and shared by every call.
- */
-export function $freeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const key of Object.keys(value)) $freeze((value as Record<string, unknown>)[key]);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-/** The empty array every empty array field of every prompt shares, frozen. */
-export const $empty: readonly never[] = /* @__PURE__ */ Object.freeze([]);

@@ -22,7 +22,7 @@ export function stringLiteral(text: string): string {
 }
 
 /** Any JSON value as a TypeScript expression (same escaping as `stringLiteral`). */
-export function jsonLiteral(value: unknown): string {
+function jsonLiteral(value: unknown): string {
   return escapeSeparators(JSON.stringify(value));
 }
 
@@ -31,6 +31,19 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** A property key: bare when it is a plain identifier name, else a quoted string. */
 export function propertyKey(name: string): string {
   return IDENTIFIER.test(name) ? name : stringLiteral(name);
+}
+
+/**
+ * Any JSON value as an expression written as a person would (`{ createdAt: 1 }`, `["a", "b"]`),
+ * strings escaped as by `stringLiteral`. A `__proto__` key is written computed, so it stays a key.
+ */
+export function valueLiteral(value: unknown): string {
+  if (value === null || typeof value !== 'object') return jsonLiteral(value);
+  if (Array.isArray(value)) return `[${value.map(valueLiteral).join(', ')}]`;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return '{}';
+  const fields = entries.map(([key, item]) => `${key === '__proto__' ? '["__proto__"]' : propertyKey(key)}: ${valueLiteral(item)}`);
+  return `{ ${fields.join(', ')} }`;
 }
 
 // Every line terminator ECMAScript knows: any of them would end a `//` comment, and in a JSDoc they
@@ -44,4 +57,26 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 export function docText(text: string): string {
   return text.replace(LONE_SURROGATE, '\uFFFD').replace(LINE_BREAKS, ' ').replace(/\*\//g, '*\\/').trim();
+}
+
+// What a template literal cannot hold as it is: its own delimiters (`\`, the backtick, `${`), a
+// carriage return (the parser turns CR and CRLF into LF), the line separators, lone surrogates
+// (UTF-8 cannot store them), and invisible or direction-changing characters, escaped so a reviewer
+// sees them (controls, zero-width and bidi marks, the byte-order mark). Newlines and tabs stay as
+// they are: the text reads like the prompt.
+const TEMPLATE_UNSAFE =
+  /[\\`]|\$(?=\{)|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function templateEscape(c: string): string {
+  if (c === '\\' || c === '`' || c === '$') return `\\${c}`;
+  if (c === '\r') return '\\r';
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * The body of a template literal (without its backticks) whose value is exactly `text`: what the
+ * generated module writes each prompt text with, its variables spliced in between as `${name}`.
+ */
+export function templateText(text: string): string {
+  return text.replace(TEMPLATE_UNSAFE, templateEscape);
 }

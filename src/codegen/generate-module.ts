@@ -1,7 +1,8 @@
 /**
  * Assembles the module from the prompts: banner, runtime, one function per prompt, the `prompts`
- * map and `PromptName`; for JavaScript output, the code and its declarations as two files. Plain string emission, one pass, so 10,000 prompts cost 10,000 times one
- * (ts-morph's per-call `addFunction` re-prints the file each time and grows quadratically).
+ * map and `PromptName`; for JavaScript output, the code and its declarations as two files. Plain
+ * string emission, one pass, so 10,000 prompts cost 10,000 times one (ts-morph's per-call
+ * `addFunction` re-prints the file each time and grows quadratically).
  *
  * Tree-shaking: every prompt is a top-level function declaration holding its own texts, the map
  * is an object literal of references, and nothing runs at module top level, so a bundler drops
@@ -20,8 +21,8 @@ import {
   optionsKey,
 } from './module-format.js';
 import { exportNames } from './naming.js';
-import { type CodegenPrompt, constantPrefix, type FunctionOptions, type FunctionSource, promptToFunction } from './prompt-to-function.js';
-import { helpersUsedBy, runtimeFor, runtimeSource } from './runtime-source.js';
+import { type CodegenPrompt, type FunctionOptions, type FunctionSource, promptToFunction } from './prompt-to-function.js';
+import { runtimeFor, runtimeSource } from './runtime-source.js';
 
 /**
  * Compiled functions by prompt object. A long-running caller (`watch`, through `generate`'s reuse
@@ -40,7 +41,7 @@ function functionSource(
   memo: CompiledFunctions | undefined,
 ): FunctionSource {
   if (!memo) return promptToFunction(item, functionName, options);
-  const key = `${functionName}\n${item.name}\n${item.entry.version}\n${options.file}\n${options.omit.join(',')}\n${options.prefix}`;
+  const key = `${functionName}\n${item.name}\n${item.entry.version}\n${options.file}\n${options.omit.join(',')}`;
   const hit = memo.get(item.prompt);
   if (hit && hit.key === key) return hit.result;
   const result = promptToFunction(item, functionName, options);
@@ -96,21 +97,15 @@ function moduleText(
   omit: readonly OmittableField[],
   digestKey: string,
   memo?: CompiledFunctions,
-): string[] {
+): string {
   const sorted = [...prompts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const digest = lockDigest(sorted, digestKey, memo);
   const names = exportNames(sorted);
   if (names.size !== sorted.length) throw new Error('generateModule: the same package name was given twice');
 
-  const prefix = constantPrefix(names.values());
-  const functions = sorted.map((item) => functionSource(item, names.get(item.name)!, { file, omit, prefix }, memo));
-  const runtime = runtimeFor({
-    file,
-    omit,
-    ...helpersUsedBy(functions),
-  });
+  const functions = sorted.map((item) => functionSource(item, names.get(item.name)!, { file, omit }, memo));
+  const runtime = runtimeFor({ file, omit, readVariables: functions.some((f) => f.readsVariables) });
   const out: string[] = ['\n/* eslint-disable */\n\n', runtime];
-  // One string per function, joined once: measured faster than one flat array of small pieces.
   for (const f of functions) out.push('\n', f.source, '\n');
   const doc = '\n/** Every generated prompt by its exact package name. */\n';
   if (file !== 'js') {
@@ -126,7 +121,7 @@ function moduleText(
     out.push('};\n');
   }
   if (file !== 'js') out.push('\n/** The package name of a generated prompt. */\nexport type PromptName = keyof typeof prompts;\n');
-  return sealModule(`${BANNER}\n${inputsLine(digest, sorted.length)}`, out);
+  return sealModule(`${BANNER}\n${inputsLine(digest, sorted.length)}`, out.join(''));
 }
 
 /**
@@ -136,7 +131,7 @@ function moduleText(
 export function generateModule(prompts: readonly CodegenPrompt[], options: ModuleTextOptions = {}): string {
   const file = options.file ?? 'ts';
   const omit = omittedFields(options);
-  return moduleText(prompts, file, omit, optionsKey({ outputPath: file === 'ts' ? undefined : 'prompts.js', omit })).join('');
+  return moduleText(prompts, file, omit, optionsKey({ outputPath: file === 'ts' ? undefined : 'prompts.js', omit }));
 }
 
 /**
@@ -148,25 +143,21 @@ export function generateModuleFiles(
   prompts: readonly CodegenPrompt[],
   options: ModuleOptions & { outputPath: string; memo?: CompiledFunctions | undefined },
 ): ModuleFile[] {
-  return generateModuleParts(prompts, options).map(({ path, parts }) => ({ path, content: parts.join('') }));
-}
-
-/**
- * `generateModuleFiles`, each file's text as the pieces it is made of (one per function, mostly),
- * never joined: a writer that takes pieces (the sync's journal, `generate`'s write) so never
- * holds a large module as one string beside its pieces (README, "Performance").
- */
-export function generateModuleParts(
-  prompts: readonly CodegenPrompt[],
-  options: ModuleOptions & { outputPath: string; memo?: CompiledFunctions | undefined },
-): ModuleParts[] {
   const omit = omittedFields(options);
   const { format, declarationPath } = moduleFormat(options.outputPath);
   const key = optionsKey(options);
   const { memo } = options;
-  if (format === 'ts') return [{ path: options.outputPath, parts: moduleText(prompts, 'ts', omit, key, memo) }];
+  if (format === 'ts') return [{ path: options.outputPath, content: moduleText(prompts, 'ts', omit, key, memo) }];
   return [
-    { path: options.outputPath, parts: moduleText(prompts, 'js', omit, key, memo) },
-    { path: declarationPath!, parts: moduleText(prompts, 'dts', omit, key, memo) },
+    { path: options.outputPath, content: moduleText(prompts, 'js', omit, key, memo) },
+    { path: declarationPath!, content: moduleText(prompts, 'dts', omit, key, memo) },
   ];
+}
+
+/** `generateModuleFiles`, each file's text as the one piece the store's journal takes. */
+export function generateModuleParts(
+  prompts: readonly CodegenPrompt[],
+  options: ModuleOptions & { outputPath: string; memo?: CompiledFunctions | undefined },
+): ModuleParts[] {
+  return generateModuleFiles(prompts, options).map(({ path, content }) => ({ path, parts: [content] }));
 }

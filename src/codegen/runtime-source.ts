@@ -1,157 +1,76 @@
 /**
- * The text of templates/runtime.ts, copied into every generated module so the module needs
- * nothing from promptlock at run time. Read from the package's `templates/` folder (findInPackage):
- * next to `dist/` when running built, two levels up from `src/codegen/` in tests.
+ * The runtime of templates/runtime.ts as a module copies it, so the module needs nothing from
+ * promptlock at run time. The file is read by the TypeScript parser (runtime-declarations.ts):
+ * when promptlock is built, into `PROMPTLOCK_RUNTIME` (tsup.config.ts); from the source (tests),
+ * here, once, from the package's `templates/` folder.
  *
  * A module gets only what it uses: the interfaces (in `.ts` and `.d.ts` files, `RenderedPrompt`
- * without the fields the config omits) and the `$` helpers its functions call, never exported.
+ * without the fields the config omits) and `$readVariables` when a function reads variables, never
+ * exported.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { PromptlockError } from '../errors.js';
 import { findInPackage } from '../util/find-in-package.js';
 import type { OmittableField } from './module-format.js';
+import { extractRuntime, type RuntimeDeclarations, type RuntimeInterface } from './runtime-declarations.js';
 
-let cached: string | undefined;
+/** Baked in by the build (tsup.config.ts `define`); absent when running from the source. */
+declare const PROMPTLOCK_RUNTIME: RuntimeDeclarations | undefined;
 
-/** The runtime file's body: its file comment dropped, LF line ends. Part of the inputs digest. */
-export function runtimeSource(): string {
-  if (cached !== undefined) return cached;
+let cached: RuntimeDeclarations | undefined;
+
+function runtime(): RuntimeDeclarations {
+  if (cached) return cached;
+  if (typeof PROMPTLOCK_RUNTIME !== 'undefined') {
+    cached = PROMPTLOCK_RUNTIME;
+    return cached;
+  }
   const file = findInPackage('templates/runtime.ts', import.meta.url);
   if (file === undefined) {
     throw new PromptlockError('Cannot find templates/runtime.ts in the promptlock package.', {
       hint: 'The installation looks incomplete: reinstall promptlock.',
     });
   }
-  const text = readFileSync(file, 'utf8');
-  cached = `${text
-    .replace(/^\/\*\*[\s\S]*?\*\/\s*/, '')
-    .replace(/\r\n/g, '\n')
-    .trimEnd()}\n`;
+  const { ts } = createRequire(import.meta.url)('ts-morph') as typeof import('ts-morph');
+  cached = extractRuntime(ts, readFileSync(file, 'utf8'));
   return cached;
 }
 
-/** One top-level declaration of the runtime, with the JSDoc above it. */
-interface Declaration {
-  name: string;
-  kind: 'interface' | 'function' | 'const';
-  text: string;
-}
-
-let declarations: Declaration[] | undefined;
-
-function runtimeDeclarations(): Declaration[] {
-  if (declarations) return declarations;
-  declarations = runtimeSource()
-    .trimEnd()
-    .split(/\n\n(?=\/\*\*)/)
-    .map((text) => {
-      const match = /^export (interface|function|const) (\$?\w+)/m.exec(text);
-      if (!match) throw new Error(`templates/runtime.ts: a block declares nothing exported:\n${text}`);
-      return { kind: match[1] as Declaration['kind'], name: match[2]!, text };
-    });
-  return declarations;
+/** The runtime file's body (its file comment dropped, LF line ends). Part of the inputs digest. */
+export function runtimeSource(): string {
+  return runtime().source;
 }
 
 /**
- * `RenderedPrompt` without the `omit` members. With any field omitted the index signature goes
- * too (and `generateModule` drops fields beyond the service interface's): otherwise reading an omitted field
- * would still type-check, as `unknown`.
+ * An interface as the module declares it: `RenderedPrompt` without the `omit` members. With any
+ * field omitted the index signature goes too (and `generateModule` drops fields beyond the service
+ * interface's): otherwise reading an omitted field would still type-check, as `unknown`.
  */
-function renderedPrompt(text: string, omit: readonly OmittableField[]): string {
-  if (omit.length === 0) return text;
+function interfaceText(declaration: RuntimeInterface, omit: readonly OmittableField[]): string {
   const dropped = new Set<string>(omit);
-  const lines = text.split('\n');
-  const out: string[] = [];
-  let doc: string[] = [];
-  for (const line of lines) {
-    if (/^ {2}\/\*\*.*\*\/$/.test(line)) {
-      doc.push(line);
-      continue;
-    }
-    const member = /^ {2}(\[field: string\]|\w+)/.exec(line)?.[1];
-    if (member !== undefined && (member === '[field: string]' || dropped.has(member))) {
-      doc = [];
-      continue;
-    }
-    out.push(...doc, line);
-    doc = [];
-  }
-  return out.join('\n');
+  const members =
+    declaration.name === 'RenderedPrompt' && omit.length > 0
+      ? declaration.members.filter((member) => member.name !== '[index]' && !dropped.has(member.name))
+      : declaration.members;
+  return declaration.head + members.map((member) => member.text).join('') + declaration.tail;
 }
 
-let typescript: typeof import('ts-morph').ts | undefined;
-const transpiled = new Map<string, string>();
-
-/** A helper as JavaScript: the types stripped by the TypeScript compiler (ts-morph's), once per helper. */
-function toJavaScript(text: string): string {
-  const hit = transpiled.get(text);
-  if (hit !== undefined) return hit;
-  typescript ??= (createRequire(import.meta.url)('ts-morph') as typeof import('ts-morph')).ts;
-  const { outputText } = typescript.transpileModule(text, {
-    compilerOptions: { target: typescript.ScriptTarget.ES2022, module: typescript.ModuleKind.ESNext, removeComments: false },
-  });
-  // The helper alone is a script to the compiler, which marks it strict; a module already is.
-  const out = outputText
-    .replace(/\r\n/g, '\n')
-    .replace(/^"use strict";\n/, '')
-    .replace(/\n*export \{\};\s*$/, '')
-    .trimEnd();
-  transpiled.set(text, out);
-  return out;
-}
-
-/** The runtime helpers a generated function may use: what one function uses, what a module copies. */
-export interface HelperUse {
-  /** Reads variables one by one (`$value`, which calls `$string`). */
-  value: boolean;
-  /** Reads them by the fast path (`$proto`, `$plain`). */
-  plain: boolean;
-  /** Reads them into one array (`$values`). */
-  values: boolean;
-  /** Joins a text from an array of parts (`$join`). */
-  join: boolean;
-  /** Has frozen constants (`$freeze`). */
-  freeze: boolean;
-  /** Has an empty array field (`$empty`). */
-  empty: boolean;
-}
-
-const HELPERS: ReadonlyArray<keyof HelperUse> = ['value', 'plain', 'values', 'join', 'freeze', 'empty'];
-
-/** The helpers any of `uses` needs. */
-export function helpersUsedBy(uses: readonly HelperUse[]): HelperUse {
-  const used = {} as HelperUse;
-  for (const helper of HELPERS) used[helper] = uses.some((use) => use[helper]);
-  return used;
-}
-
-/** What one file of the module copies from the runtime: the helpers some function uses. */
-export interface RuntimeNeeds extends HelperUse {
+/** What one file of the module copies from the runtime. */
+export interface RuntimeNeeds {
   /** `ts`: interfaces and helpers; `js`: helpers as JavaScript; `dts`: interfaces. */
   file: 'ts' | 'js' | 'dts';
   omit: readonly OmittableField[];
+  /** Some function reads variables (`$readVariables`). */
+  readVariables: boolean;
 }
 
 /** The runtime part of one module file: a marker line and the declarations it needs, or ''. */
 export function runtimeFor(needs: RuntimeNeeds): string {
-  const used = new Set<string>();
-  if (needs.value || needs.values) used.add('$string').add('$value');
-  if (needs.plain) used.add('$proto').add('$plain');
-  if (needs.values) used.add('$values');
-  if (needs.join) used.add('$join');
-  if (needs.freeze) used.add('$freeze');
-  if (needs.empty) used.add('$empty');
+  const { interfaces, helpers } = runtime();
   const parts: string[] = [];
-  for (const declaration of runtimeDeclarations()) {
-    if (declaration.kind === 'interface') {
-      if (needs.file === 'js') continue;
-      parts.push(declaration.name === 'RenderedPrompt' ? renderedPrompt(declaration.text, needs.omit) : declaration.text);
-    } else if (needs.file !== 'dts' && used.has(declaration.name)) {
-      const text = declaration.text.replace(/^export (function|const) /m, '$1 ');
-      parts.push(needs.file === 'js' ? toJavaScript(text) : text);
-    }
-  }
+  if (needs.file !== 'js') for (const declaration of interfaces) parts.push(interfaceText(declaration, needs.omit));
+  if (needs.file !== 'dts' && needs.readVariables) for (const helper of helpers) parts.push(needs.file === 'js' ? helper.js : helper.ts);
   if (parts.length === 0) return '';
   return `// Runtime (copied from promptlock's templates/runtime.ts).\n\n${parts.join('\n\n')}\n`;
 }

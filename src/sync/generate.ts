@@ -5,15 +5,19 @@
  * `renderModuleFromStore`.
  */
 
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { CompiledFunctions } from '../codegen/generate-module.js';
-import { checkSeal, inputsDigest, SEAL_HEAD_BYTES } from '../codegen/inputs-digest.js';
+import { inputsDigest, readSeal } from '../codegen/inputs-digest.js';
 import { type ModuleOptions, moduleFormat, optionsKey } from '../codegen/module-format.js';
 import { runtimeSource } from '../codegen/runtime-source.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
-import { scanModuleFile, writeIfChanged } from '../store/module-file.js';
+import { parsePackageName } from '../package-name.js';
+import { lockfileNames, recordStamp, stampRecords, stampsDigest, writeIfChanged } from '../store/module-file.js';
 import { readLockfileBytes } from '../store/read-lockfile-text.js';
-import type { SnapshotCache, StoreLocation } from '../store/read-store.js';
+import type { LockedPrompt, SnapshotCache, StoreLocation } from '../store/read-store.js';
 import { displayPath } from '../util/display-path.js';
 
 /**
@@ -35,8 +39,8 @@ export interface GenerateOptions extends StoreLocation, ModuleOptions {
   /** The project folder: the module is never written outside it, nor through a link leading out of it. */
   rootDir: string;
   /**
-   * Rebuild even when the module is up to date. Never needed: a module whose text or inputs differ
-   * is always rebuilt (kept as `generate --force` for scripts that use it).
+   * Rebuild even when the module is up to date. Never needed: a module whose text or inputs
+   * (lockfile, snapshots) differ is always rebuilt (kept as `generate --force` for scripts that use it).
    */
   force?: boolean;
   /** Reuse of the previous generation's work (watch). */
@@ -68,8 +72,8 @@ export interface GenerateResult {
   count: number;
   /**
    * Prompts whose snapshot no longer matches its lockfile integrity (edited by hand): the module
-   * was built from the snapshot as it is, and `check` reports it. Empty on the up-to-date path,
-   * which reads only the lockfile.
+   * was built from the snapshot as it is, and `check` reports it. Empty when up to date: the
+   * up-to-date check finds every snapshot as locked.
    */
   mismatched: string[];
 }
@@ -86,40 +90,118 @@ export async function renderModuleFromStore(
 }
 
 /**
+ * The snapshot files of `names` (as `snapshotPath` names them, joined by hand: path.join was a
+ * third of the no-op's own time at 10,000 prompts), or undefined when one is not a package name
+ * without selector (a lockfile not as sync writes it).
+ */
+function snapshotFiles(snapshotsDir: string, names: readonly string[]): string[] | undefined {
+  const files: string[] = [];
+  const dir = path.resolve(snapshotsDir) + path.sep;
+  for (const name of names) {
+    const parsed = parsePackageName(name);
+    if (!parsed || parsed.selector !== undefined) return undefined;
+    files.push(`${dir}${parsed.workspace}${path.sep}${parsed.package}.json`);
+  }
+  return files;
+}
+
+/** True when every snapshot's bytes are exactly what its lockfile entry's integrity pins. */
+async function snapshotsMatchLock(lockfileBytes: Buffer, names: readonly string[], files: readonly string[]): Promise<boolean> {
+  let prompts: Record<string, { integrity?: unknown } | undefined>;
+  try {
+    prompts = (JSON.parse(lockfileBytes.toString('utf8')) as { prompts: typeof prompts }).prompts;
+  } catch {
+    return false;
+  }
+  const { integrityOf } = await import('../store/integrity.js');
+  return names.every((name, i) => {
+    const bytes = readIfPresent(files[i]!);
+    return bytes !== undefined && integrityOf(bytes) === prompts[name]?.integrity;
+  });
+}
+
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    // Synchronous on purpose, as in read-store.ts: thousands of small reads.
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The number of prompts when every file of the module is exactly what was generated (its seal) from these inputs. */
+async function moduleSealed(moduleFiles: readonly string[], lockfileBytes: Buffer, inputsKey: string): Promise<number | undefined> {
+  const digest = inputsDigest(lockfileBytes, inputsKey);
+  const counts = await Promise.all(
+    moduleFiles.map(async (file) => {
+      const seal = readSeal((await readFile(file).catch(() => undefined)) ?? Buffer.alloc(0));
+      return seal?.digest === digest ? seal.count : undefined;
+    }),
+  );
+  return counts.every((count) => count !== undefined) ? counts[0] : undefined;
+}
+
+/**
  * Builds the module from the lockfile and snapshots and writes it when it changed. Throws
  * `LockfileError` when the lockfile or a snapshot is missing or damaged (naming which), and
  * `TemplateError` when a prompt's variables have conflicting types.
+ *
+ * Up to date, without reading a snapshot, when the stamps of the lockfile, every snapshot it names
+ * and the module are those of the last store found up to date (store/module-file.ts). Otherwise the
+ * module's seal and each snapshot's integrity are checked (no decoding, no code generation), and
+ * only a store that fails those is built again: a snapshot edited by hand is built as it is
+ * (`mismatched`), a broken one fails naming its file.
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
-  const { outputPath } = options;
+  const { outputPath, rootDir } = options;
+  const { declarationPath } = moduleFormat(outputPath);
+  const moduleFiles = declarationPath === undefined ? [outputPath] : [outputPath, declarationPath];
+  const inputsKey = runtimeSource() + optionsKey(options);
+  // Every stamp is taken before the file's content is read: a file changed after its stamp was
+  // taken has a new one next time, and is verified again.
+  const keyed = stampsDigest(`${inputsKey}\n${options.lockfilePath}\n${options.snapshotsDir}\n${moduleFiles.join('\n')}`, [
+    options.lockfilePath,
+  ]);
   const lockfileBytes = await readLockfileBytes(options.lockfilePath);
-  if (!options.force) {
-    // Up to date only when every file of the module (a .js output's .d.ts too) is exactly what was
-    // generated (its seal) from these inputs.
-    const { declarationPath } = moduleFormat(outputPath);
-    const digest = inputsDigest(lockfileBytes, runtimeSource() + optionsKey(options));
-    // The banner alone tells a module generated from other inputs; only the rest of one generated
-    // from these is read (in pieces) to check its seal.
-    const counts = await Promise.all(
-      [outputPath, declarationPath]
-        .filter((file) => file !== undefined)
-        .map(async (file) => {
-          const seal = await scanModuleFile(file, SEAL_HEAD_BYTES, (head) => {
-            const found = checkSeal(head);
-            return found?.digest === digest ? found : undefined;
-          });
-          return seal?.matches() ? seal.count : undefined;
-        }),
-    );
-    if (counts.every((count) => count !== undefined)) {
-      return { outputPath, written: false, count: counts[0]!, mismatched: [] };
+  const names = lockfileNames(lockfileBytes);
+  const snapshots = snapshotFiles(options.snapshotsDir, names);
+  const snapshotsStamp = snapshots && stampsDigest(keyed, snapshots);
+  if (!options.force && snapshots && snapshotsStamp) {
+    const stamp = stampsDigest(snapshotsStamp, moduleFiles);
+    if (await stampRecords(rootDir, stamp)) return { outputPath, written: false, count: names.length, mismatched: [] };
+    // The seal's digest is over the canonical lockfile, so the names read from its lines are its names.
+    const count = await moduleSealed(moduleFiles, lockfileBytes, inputsKey);
+    if (count === names.length && (await snapshotsMatchLock(lockfileBytes, names, snapshots))) {
+      await recordStamp(rootDir, stamp);
+      return { outputPath, written: false, count, mismatched: [] };
     }
   }
-  const lockfileText = lockfileBytes.toString('utf8');
+  const result = await build(options, lockfileBytes.toString('utf8'));
+  const built = result.names;
+  if (
+    snapshotsStamp !== undefined &&
+    result.mismatched.length === 0 &&
+    built.length === names.length &&
+    built.every((name, i) => name === names[i])
+  ) {
+    await recordStamp(rootDir, stampsDigest(snapshotsStamp, moduleFiles));
+  }
+  return { outputPath, written: result.written, count: built.length, mismatched: result.mismatched };
+}
+
+/** A locked prompt as it was built: its entry's integrity that of its snapshot as it is. */
+function asBuilt(item: LockedPrompt, integrityOf: (prompt: LockedPrompt['prompt']) => string): LockedPrompt {
+  return { ...item, entry: { ...item.entry, integrity: integrityOf(item.prompt) } };
+}
+
+/** The module built from the store and written when it changed. */
+async function build(options: GenerateOptions, lockfileText: string): Promise<{ written: boolean; names: string[]; mismatched: string[] }> {
+  const { outputPath } = options;
   // Loaded only now: the schema checks and the emitter are not needed when nothing changed.
-  const [{ readLockedPrompts }, { generateModuleParts }] = await Promise.all([
+  const [{ readLockedPrompts }, { generateModuleFiles }, { snapshotIntegrity }] = await Promise.all([
     import('../store/read-store.js'),
     import('../codegen/generate-module.js'),
+    import('../store/snapshot-format.js'),
   ]);
   const mismatched: string[] = [];
   const prompts = await readLockedPrompts(options, {
@@ -127,10 +209,14 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     mismatched,
     ...(options.cache ? { cache: options.cache.snapshots } : {}),
   });
-  const files = generateModuleParts(prompts, { outputPath, omit: options.omit, memo: options.cache?.functions });
+  // A module built from a snapshot edited by hand records the integrity it was built from, so its
+  // seal never passes for the lockfile's (restoring the snapshot rebuilds it).
+  const edited = new Set(mismatched);
+  const built = edited.size === 0 ? prompts : prompts.map((item) => (edited.has(item.name) ? asBuilt(item, snapshotIntegrity) : item));
+  const files = generateModuleFiles(built, { outputPath, omit: options.omit, memo: options.cache?.functions });
   let written = false;
   try {
-    for (const file of files) written = (await writeIfChanged(file.path, file.parts, options.rootDir)) || written;
+    for (const file of files) written = (await writeIfChanged(file.path, file.content, options.rootDir)) || written;
   } catch (error) {
     if (error instanceof PromptlockError) throw error; // refused by the path guard, which says why
     throw new PromptlockError(`Cannot write the module to ${displayPath(outputPath)}: ${(error as Error).message}`, {
@@ -138,5 +224,5 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       cause: error,
     });
   }
-  return { outputPath, written, count: prompts.length, mismatched };
+  return { written, names: prompts.map((prompt) => prompt.name), mismatched };
 }

@@ -37,13 +37,13 @@ describe('generate', () => {
     expect((await readdir(path.dirname(outputPath))).sort()).toEqual(['prompts.ts']);
   });
 
-  it('decides "up to date" from the lockfile alone, CRLF or not; --force reads everything', async () => {
+  it('is up to date with a CRLF lockfile, and notices a deleted snapshot without --force', async () => {
     await generate({ ...store, outputPath });
-    await rm(path.join(store.snapshotsDir, 'acme', 'welcome.json'));
     const lockfile = await readFile(store.lockfilePath, 'utf8');
     await writeFile(store.lockfilePath, lockfile.replace(/\n/g, '\r\n'));
     expect(await generate({ ...store, outputPath })).toEqual({ outputPath, written: false, count: 2, mismatched: [] });
-    await expect(generate({ ...store, outputPath, force: true })).rejects.toThrow(/welcome\.json of @acme\/welcome not found/);
+    await rm(path.join(store.snapshotsDir, 'acme', 'welcome.json'));
+    await expect(generate({ ...store, outputPath })).rejects.toThrow(/welcome\.json of @acme\/welcome not found/);
   });
 
   it('builds from a hand-edited snapshot as it is, and names it as not matching the lockfile', async () => {

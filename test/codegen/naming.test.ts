@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { camelCase, exportNameProblem, fixIdentifier, functionNames, recordExportNames } from '../../src/codegen/naming.js';
+import { LockfileError } from '../../src/errors.js';
 
 describe('camelCase', () => {
   const cases: Array<[string, { given: string; want: string }]> = [
@@ -94,9 +95,32 @@ describe('recorded export names', () => {
       '@b/x and @a/x have the same export name "x".',
     );
     expect(() => functionNames(['@a/x'], recorded({ '@a/x': 'new' }))).toThrow('The export name "new" of @a/x is a reserved word.');
-    expect(exportNameProblem('$ok_1')).toBeUndefined();
+    expect(exportNameProblem('ok_1')).toBeUndefined();
     expect(exportNameProblem('1x')).toMatch(/identifier/);
     expect(exportNameProblem('a.b')).toMatch(/identifier/);
+  });
+
+  it.each([
+    ['then', /thenable/],
+    ['$readVariables', /\$ is kept for the runtime/],
+    ['$freeze', /\$ is kept for the runtime/],
+    ['a$b', /\$ is kept for the runtime/],
+    ['Object', /global the runtime of the module uses/],
+    ['JSON', /global the runtime of the module uses/],
+    ['String', /global the runtime of the module uses/],
+    ['TypeError', /global the runtime of the module uses/],
+  ])('a recorded export name %s is refused', (name, problem) => {
+    expect(exportNameProblem(name)).toMatch(problem);
+    expect(() => functionNames(['@a/x'], recorded({ '@a/x': name }))).toThrow(LockfileError);
+  });
+
+  it('a prompt named then gets thenPrompt', () => {
+    expect(functionNames(['@acme/then', '@acme/then-else'])).toEqual(
+      new Map([
+        ['@acme/then', 'thenPrompt'],
+        ['@acme/then-else', 'thenElse'],
+      ]),
+    );
   });
 
   it('recordExportNames keeps the names the previous lockfile gave (recorded or not) and reports renames only when asked', () => {

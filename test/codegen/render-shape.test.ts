@@ -1,17 +1,19 @@
 /**
- * The fast shape of a generated function (README, "The generated module"): its array and object
- * fields are module constants, deeply frozen and shared by every call; texts with few placeholders
- * are concatenated directly, larger ones joined from parts; variables are read by a fast path for
- * plain objects whose every other case still goes through the full check. Each rendered text must
- * equal the template module's `renderTemplate`, in both text shapes.
+ * The shape of a generated function (README, "The generated module"): one shape for every prompt,
+ * one checked read of the variables into locals named after them, each text one template literal
+ * with the variables inline, and a fresh object per call. Each rendered text must equal the
+ * template module's `renderTemplate`, hostile texts included, and a text's length (lines or
+ * placeholders) never deepens the code the type checker reads.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIRECT_PLACEHOLDERS } from '../../src/codegen/compile-text.js';
-import { generateModule, generateModuleFiles } from '../../src/codegen/index.js';
-import { constantPrefix } from '../../src/codegen/prompt-to-function.js';
+import { generateModule, generateModuleFiles, typecheckModule } from '../../src/codegen/index.js';
+import { localNames } from '../../src/codegen/prompt-to-function.js';
+import { check, generate } from '../../src/library.js';
 import { renderTemplate } from '../../src/template/index.js';
 import type { Prompt } from '../../src/types.js';
-import { codegenPrompt, compileStrict, importModule, tempDir } from './helpers.js';
+import { codegenPrompt, compileStrict, importModule, tempDir, writeStore } from './helpers.js';
 
 type Fn = (variables?: unknown) => Record<string, unknown> & { content: string; systemPrompt: string | null };
 type Module = Record<string, Fn>;
@@ -27,85 +29,87 @@ async function load(source: string): Promise<Module> {
   return importModule<Module>(source, dir.dir, `module-${counter++}`);
 }
 
-describe('constant fields', () => {
+describe('one shape, reading like the prompt', () => {
   const item = codegenPrompt('@acme/welcome', {
-    content: 'Hi {{name}}',
+    content: 'Hello {{customer_name}},\nyou have {{count:number}} messages.',
+    systemPrompt: 'Answer in {{first language}}.',
     tags: ['a', 'b'],
     context: [{ id: 'ctx_1', type: 'url', url: 'https://example.com', createdAt: 1 }],
     metadata: { createdAt: 5, nested: { deep: [1] } },
     author: { name: 'kept' },
   } as Partial<Prompt>);
-  let mod: Module;
-  beforeAll(async () => {
-    mod = await load(generateModule([item]));
-  });
 
-  it('are the same frozen objects on every call, while the returned object is new and writable', () => {
-    const a = mod.welcome!({ name: 'Ada' });
-    const b = mod.welcome!({ name: 'Bob' });
-    expect(a).not.toBe(b);
-    for (const key of ['tags', 'context', 'metadata', 'author']) {
-      expect(a[key], key).toBe(b[key]);
-      expect(Object.isFrozen(a[key]), key).toBe(true);
-    }
-    expect(Object.isFrozen((a.context as object[])[0])).toBe(true);
-    expect(Object.isFrozen((a.metadata as { nested: object }).nested)).toBe(true);
-    expect(Object.isFrozen((a.metadata as { nested: { deep: object } }).nested.deep)).toBe(true);
-    expect(a.tags).toEqual(['a', 'b']);
-    a.content = 'changed';
-    expect(a.content).toBe('changed');
-    expect(b.content).toBe('Hi Bob');
-  });
-
-  it('throw a TypeError when changed (strict mode) and stay as generated', () => {
-    const a = mod.welcome!({ name: 'Ada' });
-    expect(() => (a.tags as string[]).push('x')).toThrow(TypeError);
-    expect(() => {
-      (a.metadata as Record<string, unknown>).createdAt = 6;
-    }).toThrow(TypeError);
-    expect(() => {
-      ((a.context as object[])[0] as Record<string, unknown>).id = 'other';
-    }).toThrow(TypeError);
-    expect(() => {
-      (a.author as Record<string, unknown>).name = 'other';
-    }).toThrow(TypeError);
-    expect(mod.welcome!({ name: 'Ada' })).toMatchObject({ tags: ['a', 'b'], metadata: { createdAt: 5 }, author: { name: 'kept' } });
-  });
-
-  it('are typed read-only: changing one is a compile error, reading and copying are not', () => {
-    const app = `import { welcome } from './prompts.js';
-const a = welcome({ name: 'Ada' });
-const tags: readonly string[] = a.tags;
-const copy: string[] = [...a.tags];
-const id: string = a.context[0]!.id;
-a.content = 'mine';
-export { tags, copy, id };
-`;
+  it('reads the variables once into locals and writes each text as one literal with them inline', () => {
     const source = generateModule([item]);
-    expect(compileStrict({ '/prompts.ts': source, '/app.ts': app })).toEqual([]);
-    const mutating = `import { welcome } from './prompts.js';
-const a = welcome({ name: 'Ada' });
-a.tags.push('x');
-`;
-    expect(compileStrict({ '/prompts.ts': source, '/app.ts': mutating }).join('\n')).toMatch(/TS2339 Property 'push' does not exist/);
+    expect(source).toContain(
+      '  const [customer_name, count, first_language] = $readVariables("@acme/welcome", variables, ["customer_name", "count", "first language"]);\n',
+    );
+    expect(source).toContain('    content: `Hello ${customer_name},\nyou have ${count} messages.`,\n');
+    expect(source).toContain('    systemPrompt: `Answer in ${first_language}.`,\n');
+    expect(source).toContain('    tags: ["a", "b"],\n');
+    expect(source).toContain('    metadata: { createdAt: 5, nested: { deep: [1] } },\n');
+    expect(source).toContain('    author: { name: "kept" },\n');
+    // One helper, named for what it does; no constants, no fast path.
+    expect(source.match(/^function \$\w+/gm)).toEqual(['function $readVariables']);
+    expect(source).not.toMatch(/\$freeze|\$proto|\$plain|\$join|\$values|\$empty|\$value\b/);
   });
 
-  it('are named apart from every export name, even ones that start with $', async () => {
-    expect(constantPrefix(['welcome', 'other'])).toBe('$');
-    expect(constantPrefix(['welcome', '$$x', '$y'])).toBe('$$$');
-    expect(generateModule([item])).toContain('const $tags$welcome = /* @__PURE__ */ $freeze(["a","b"]);');
-    // A recorded export name that spells the constant of another prompt.
-    const x = codegenPrompt('@acme/x', { tags: ['x'] });
-    x.entry.exportName = 'x';
-    const taken = codegenPrompt('@acme/taken', { tags: ['taken'] });
-    taken.entry.exportName = '$tags$x';
-    const source = generateModule([x, taken]);
-    expect(source).toContain('const $$tags$x = /* @__PURE__ */ $freeze(["x"]);');
-    expect(compileStrict({ '/prompts.ts': source })).toEqual([]);
-    const mod = await load(source);
-    expect(mod.x!().tags).toEqual(['x']);
-    expect(mod.$tags$x!().tags).toEqual(['taken']);
+  it('returns a fresh object each call, arrays and objects included', async () => {
+    const mod = await load(generateModule([item]));
+    const a = mod.welcome!({ customer_name: 'Ada', count: 2, 'first language': 'en' });
+    const b = mod.welcome!({ customer_name: 'Bob', count: 3, 'first language': 'fr' });
+    expect(a.tags).not.toBe(b.tags);
+    expect(a).toMatchObject({ tags: ['a', 'b'], metadata: { createdAt: 5, nested: { deep: [1] } }, author: { name: 'kept' } });
+    expect(a.content).toBe('Hello Ada,\nyou have 2 messages.');
+    expect(b.systemPrompt).toBe('Answer in fr.');
   });
+
+  it('names locals apart from reserved words, the parameter and each other, deterministically', () => {
+    expect([...localNames(['class', 'variables', 'a-b', 'a_b', '2x', 'é', 'then']).values()]).toEqual([
+      'class2',
+      'variables2',
+      'a_b',
+      'a_b2',
+      '_2x',
+      '_',
+      'then',
+    ]);
+  });
+
+  it('leaves a variable no emitted text uses without a local (no unused locals), still checked', async () => {
+    const omitted = codegenPrompt('@acme/omitted', { content: 'C {{a}}', systemPrompt: 'S {{b}} {{c}}' });
+    const [code] = generateModuleFiles([omitted], { outputPath: `${dir.dir}/omitted.ts`, omit: ['systemPrompt'] });
+    expect(code!.content).toContain('const [a] = $readVariables("@acme/omitted", variables, ["a", "b", "c"]);');
+    expect(compileStrict({ '/prompts.ts': code!.content })).toEqual([]);
+    const only = codegenPrompt('@acme/only', { content: 'C', systemPrompt: 'S {{b}}' });
+    const [none] = generateModuleFiles([only], { outputPath: `${dir.dir}/only.ts`, omit: ['systemPrompt'] });
+    expect(none!.content).toContain('\n  $readVariables("@acme/only", variables, ["b"]);\n');
+  });
+});
+
+describe('a text never deepens the code', () => {
+  it('100,000 lines with a few placeholders type-check under --strict and pass check', async () => {
+    const lines = Array.from({ length: 100_000 }, (_, i) => (i % 10_000 === 0 ? `line {{v${i / 10_000}}}` : `x${i}`));
+    const item = codegenPrompt('@acme/long', { content: lines.join('\n') });
+    const source = generateModule([item]);
+    expect(compileStrict({ '/prompts.ts': source })).toEqual([]);
+    expect(await typecheckModule(source)).toEqual([]);
+    const mod = await load(source);
+    const values = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`v${i}`, `V${i}`]));
+    expect(mod.long!(values).content).toBe(renderTemplate(item.prompt.content, values));
+    // `check` of a project holding it: snapshots, module and its type check.
+    const project = path.join(dir.dir, 'long-project');
+    await mkdir(project, { recursive: true });
+    await writeStore(project, [item]);
+    await writeFile(path.join(project, 'prompts.config.json'), '{ "prompts": ["@acme/long"] }\n');
+    expect((await generate({ cwd: project, env: {} })).written).toBe(true);
+    expect(await check({ cwd: project, env: {} })).toEqual({ problems: [], checked: 1 });
+  }, 120_000);
+
+  it('2,000 placeholders type-check under --strict', () => {
+    const content = Array.from({ length: 2_000 }, (_, i) => `{{v${i}}}`).join(' and\n');
+    expect(compileStrict({ '/prompts.ts': generateModule([codegenPrompt('@acme/many', { content })]) })).toEqual([]);
+  }, 120_000);
 });
 
 /** Prompts whose texts exercise the placeholder positions and the characters code must escape. */
@@ -118,50 +122,27 @@ const TEXTS: Array<[string, string]> = [
   ['template syntax', '`${a}` ${ {{a}} } $ {{b}}$ \\` ` */ /* "q" \'s\''],
   ['braces that are not placeholders', '{{ }} {{{a}}} {single} }} {{b:number // n}}'],
   ['no placeholders', 'plain text, `${x}`\n'],
+  ['escapes of every kind', '\\${a} \\\\` $${{a}} ${{{b}}} \u0000\u001b[31m \u202e\u2066 \ufeff \udc00 end\\'],
 ];
 
 describe('rendered texts equal renderTemplate', () => {
   const variables = { a: 'A$&`${x}', b: 2 };
-  const many = Array.from({ length: DIRECT_PLACEHOLDERS + 1 }, (_, i) => `{{v${i % 5}}}-`).join('');
-  const items = [
-    ...TEXTS.map(([, text], i) => codegenPrompt(`@acme/text-${i}`, { content: text, systemPrompt: `sys ${text}` })),
-    codegenPrompt('@acme/many', { content: many, systemPrompt: '{{v0}} and {{v4}}' }),
-  ];
-  const manyValues = { v0: 'zero', v1: 1, v2: [2], v3: { three: 3 }, v4: null };
+  const items = TEXTS.map(([, text], i) => codegenPrompt(`@acme/text-${i}`, { content: text, systemPrompt: `sys ${text}` }));
   let ts: Module;
   let js: Module;
   beforeAll(async () => {
-    const source = generateModule(items);
-    ts = await load(source);
+    ts = await load(generateModule(items));
     const [code] = generateModuleFiles(items, { outputPath: `${dir.dir}/prompts.js` });
     js = await load(code!.content);
   });
 
-  it.each(TEXTS.map(([label], i) => [label, i] as const))('%s (direct concatenation)', (_, i) => {
+  it.each(TEXTS.map(([label], i) => [label, i] as const))('%s', (_, i) => {
     const prompt = items[i]!.prompt;
     for (const mod of [ts, js]) {
       const out = mod[`text${i}`]!(variables);
       expect(out.content).toBe(renderTemplate(prompt.content, variables));
       expect(out.systemPrompt).toBe(renderTemplate(prompt.systemPrompt!, variables));
     }
-  });
-
-  it('a prompt over the direct limit joins its parts, with the same result', () => {
-    const source = generateModule([items.at(-1)!]);
-    expect(source).toContain('const v = $values("@acme/many"');
-    expect(source).toContain('$join(v, [');
-    for (const mod of [ts, js]) {
-      const out = mod.many!(manyValues);
-      expect(out.content).toBe(renderTemplate(many, manyValues));
-      expect(out.systemPrompt).toBe('zero and null');
-    }
-  });
-
-  it('a prompt within it concatenates directly, reading each value once', () => {
-    const source = generateModule([items[0]!]);
-    expect(source).toContain('content: v0 + " middle " + v1,');
-    expect(source).not.toContain('$join');
-    expect(source).not.toContain('$values');
   });
 });
 

@@ -3,13 +3,17 @@
  * functions at run time: the output equals renderTemplate, a missing variable throws naming the
  * prompt and the variable.
  */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateModule } from '../../src/codegen/index.js';
+import { exportNameProblem, RUNTIME_GLOBALS } from '../../src/prompt-grammar.js';
 import { renderTemplate, stringifyValue } from '../../src/template/index.js';
-import { $string, $values } from '../../templates/runtime.js';
+import { $readVariables } from '../../templates/runtime.js';
 import { codegenPrompt, importModule, tempDir } from './helpers.js';
 
-describe('$string mirrors stringifyValue', () => {
+describe('$readVariables turns each value to text as stringifyValue does', () => {
+  const $string = (value: unknown) => $readVariables('@a/b', { value }, ['value'])[0];
   const circular: Record<string, unknown> = {};
   const values: Array<[string, unknown]> = [
     ['string', 'text'],
@@ -33,6 +37,7 @@ describe('$string mirrors stringifyValue', () => {
     ['unicode', 'é 🎉 \u2028 \ud800'],
   ];
   it.each(values)('%s', (_, value) => expect($string(value)).toBe(stringifyValue(value)));
+  // undefined is a missing value, not a text.
 
   it('throws like stringifyValue on what JSON cannot encode', () => {
     circular.self = circular;
@@ -41,9 +46,9 @@ describe('$string mirrors stringifyValue', () => {
   });
 });
 
-describe('$values', () => {
+describe('$readVariables', () => {
   it('returns the values as text, in order', () => {
-    expect($values('@a/b', { x: 1, y: [1], z: 'z' }, ['z', 'x', 'y'] as const)).toEqual(['z', '1', '[1]']);
+    expect($readVariables('@a/b', { x: 1, y: [1], z: 'z' }, ['z', 'x', 'y'] as const)).toEqual(['z', '1', '[1]']);
   });
   const missing: Array<[string, { variables: unknown; want: string }]> = [
     ['absent', { variables: { a: 'x' }, want: 'Prompt "@acme/p" is missing variable "b".' }],
@@ -53,7 +58,7 @@ describe('$values', () => {
     ['null', { variables: null, want: 'Prompt "@acme/p" takes its variables as an object, got null.' }],
   ];
   it.each(missing)('throws for %s', (_, { variables, want }) => {
-    expect(() => $values('@acme/p', variables as object, ['a', 'b'] as const)).toThrow(want);
+    expect(() => $readVariables('@acme/p', variables as object, ['a', 'b'] as const)).toThrow(want);
   });
 });
 
@@ -88,11 +93,10 @@ describe('generated functions at run time', () => {
     expect(out.content).toBe('Dear Ada,\nyou have 3 messages about ["a",1] {"k":null} (false).');
   });
 
-  it('returns a fresh object each call, its constant fields shared and frozen', () => {
+  it('returns a fresh object each call, its arrays too', () => {
     const a = mod.welcome!();
     expect(mod.welcome!()).not.toBe(a);
-    expect(mod.welcome!().tags).toBe(a.tags);
-    expect(() => (a.tags as string[]).push('mutated')).toThrow(TypeError);
+    (a.tags as string[]).push('mutated');
     expect(mod.welcome!().tags).toEqual([]);
   });
 
@@ -120,4 +124,34 @@ it('a prompt without placeholders renders its text as written', async () => {
   } finally {
     await dir.remove();
   }
+});
+
+it('every global the runtime uses is reserved as an export name (read by the TypeScript parser)', async () => {
+  const { ts } = await import('ts-morph');
+  const file = fileURLToPath(new URL('../../templates/runtime.ts', import.meta.url));
+  const source = ts.createSourceFile(file, await readFile(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const declared = new Set<string>();
+  const used = new Set<string>();
+  const visit = (node: import('ts-morph').ts.Node): void => {
+    if (
+      (ts.isFunctionDeclaration(node) || ts.isParameter(node) || ts.isVariableDeclaration(node)) &&
+      node.name &&
+      ts.isIdentifier(node.name)
+    )
+      declared.add(node.name.text);
+    if (
+      ts.isInterfaceDeclaration(node) ||
+      ts.isTypeReferenceNode(node) ||
+      ts.isPropertySignature(node) ||
+      ts.isIndexSignatureDeclaration(node)
+    )
+      return;
+    if (ts.isIdentifier(node) && !(ts.isPropertyAccessExpression(node.parent) && node.parent.name === node)) used.add(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  const globals = [...used].filter((name) => !declared.has(name) && name !== 'undefined').sort();
+  expect(globals).toEqual([...RUNTIME_GLOBALS].sort());
+  for (const name of [...globals, ...declared].filter((name) => name.startsWith('$') || /^[A-Z]/.test(name)))
+    expect(exportNameProblem(name), name).toBeDefined();
 });
