@@ -8,8 +8,8 @@
  */
 import path from 'node:path';
 import { createUnplugin, type UnpluginInstance } from 'unplugin';
-import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
+import type { Caller } from '../library.js';
 import { apiKeyFromEnv, redact } from '../secrets.js';
 import type { GenerateCache } from '../sync/generate.js';
 import { terminalText } from '../terminal-text.js';
@@ -31,8 +31,6 @@ export interface PromptlockPluginOptions {
   rateLimit?: number | undefined;
 }
 
-/** Retries of one request while polling: the next poll is the retry (as in `promptlock watch`). */
-const POLL_RETRIES = 2;
 const PREFIX = '[promptlock]';
 const PLUGIN = 'promptlock';
 const POLL_IGNORED = '`poll` is ignored in a production build: the build uses the committed lockfile and snapshots.';
@@ -89,29 +87,23 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
   /** Kept across this plugin's builds (a bundler in watch mode regenerates on each). */
   let reuse: GenerateCache | undefined;
 
-  const loadConfig = async (): Promise<ResolvedConfig> => {
-    const { loadConfig: load } = await import('../config/load-config.js');
-    const config = await load({ cwd: root, ...(options.config ? { configPath: options.config } : {}) });
-    if (!secrets.includes(config.apiKey)) secrets.push(config.apiKey);
-    return config;
+  /** The plugin's project and how it calls the library: keys masked, notices and warnings logged. */
+  const project = () => ({ cwd: root, config: options.config });
+  const caller: Caller = {
+    onConfig: (config) => {
+      if (!secrets.includes(config.apiKey)) secrets.push(config.apiKey);
+    },
+    onEvent: (event) => {
+      if (event.type === 'info') log.info(event.message);
+      else if (event.type === 'warn') log.warn(event.message);
+    },
   };
 
   const generateNow = async (): Promise<void> => {
     try {
-      const [{ generate, createGenerateCache, generateOptionsFor }, { finishInterruptedRun }, { storeFilesOf }] = await Promise.all([
-        import('../sync/generate.js'),
-        import('../store/finish-interrupted-run.js'),
-        import('../sync/store-files.js'),
-      ]);
-      const config = await loadConfig();
-      if (await finishInterruptedRun(storeFilesOf(config), 'generate')) log.info('Completed the writes of an interrupted sync first.');
+      const [{ generate }, { createGenerateCache }] = await Promise.all([import('../library.js'), import('../sync/generate.js')]);
       reuse ??= createGenerateCache();
-      const result = await generate({ ...generateOptionsFor(config), cache: reuse });
-      for (const name of result.mismatched) {
-        log.warn(
-          `the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. \`promptlock check\` fails until \`promptlock sync\` restores it.`,
-        );
-      }
+      await generate(project(), { ...caller, cache: reuse });
     } catch (error) {
       throw buildError(error, secrets);
     }
@@ -120,19 +112,18 @@ export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefi
   /** Starts watching once per dev session (buildStart may run again, per environment or rebuild). */
   const startDev = (): Promise<WatchHandle | undefined> => {
     devWatch ??= (async () => {
-      const [{ startWatch }, { createClient, clientOptionsFor }] = await Promise.all([
-        import('../watch/watch.js'),
-        import('../api/index.js'),
-      ]);
-      const handle = await startWatch({
-        loadConfig,
-        connect: async (config) => createClient({ ...clientOptionsFor(config), retries: POLL_RETRIES }),
-        log,
-        poll: Boolean(options.poll),
-        ...(options.interval ? { intervalSeconds: options.interval } : {}),
-        ...(options.rateLimit ? { limitPerMinute: options.rateLimit } : {}),
-        settings: { interval: (seconds) => `\`interval: ${seconds}\``, rateLimit: '`rateLimit`' },
-      });
+      const { watch } = await import('../library.js');
+      const handle = await watch(
+        project(),
+        {
+          log,
+          poll: Boolean(options.poll),
+          ...(options.interval ? { intervalSeconds: options.interval } : {}),
+          ...(options.rateLimit ? { limitPerMinute: options.rateLimit } : {}),
+          settings: { interval: (seconds) => `\`interval: ${seconds}\``, rateLimit: '`rateLimit`' },
+        },
+        caller,
+      );
       await handle.ready;
       return handle;
     })();

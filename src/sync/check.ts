@@ -23,7 +23,7 @@ import { orphanSnapshots } from './store-changes.js';
 import { storeFilesOf } from './store-files.js';
 import type { CheckProblem, CheckResult, SyncClient } from './types.js';
 
-export interface CheckOptions {
+export interface CheckRunOptions {
   config: ResolvedConfig;
   remote?: boolean;
   connect?: () => Promise<SyncClient>;
@@ -121,7 +121,7 @@ function lockedFieldProblems(name: string, entry: LockEntry, expected: LockEntry
   return problems;
 }
 
-export async function check(options: CheckOptions): Promise<CheckResult> {
+export async function check(options: CheckRunOptions): Promise<CheckResult> {
   const { config } = options;
   // Paths as the user sees them: relative to the project.
   const shown = (text: string) => text.split(`${config.rootDir}${path.sep}`).join('');
@@ -253,7 +253,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
  * reached, a service failing after its retries) starts nothing more and is one problem, not one
  * per prompt (src/sync/for-each-prompt.ts, `haltsRun`).
  */
-async function checkRemote(options: CheckOptions, lockfile: Lockfile, entries: readonly RequestedEntry[]): Promise<CheckProblem[]> {
+async function checkRemote(options: CheckRunOptions, lockfile: Lockfile, entries: readonly RequestedEntry[]): Promise<CheckProblem[]> {
   if (!options.connect) throw new PromptlockError('check --remote needs a service connection.');
   const { config } = options;
   const client = await options.connect();

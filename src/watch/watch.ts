@@ -10,10 +10,11 @@ import { PromptlockError } from '../errors.js';
 import { readLockfile } from '../store/read-store.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
 import { openStoreView } from '../store/store-view.js';
-import { createGenerateCache, generate, generateOptionsFor } from '../sync/generate.js';
+import { changeList } from '../sync/change-list.js';
+import { createGenerateCache, generate, generateOptionsFor, mismatchWarning } from '../sync/generate.js';
 import { storeFilesOf } from '../sync/store-files.js';
 import { sync } from '../sync/sync.js';
-import type { SyncClient, SyncResult } from '../sync/types.js';
+import type { SyncClient } from '../sync/types.js';
 import { pluralise } from '../util/pluralise.js';
 import {
   type BudgetSettings,
@@ -73,15 +74,6 @@ export interface WatchHandle {
 
 /** How long to wait before regenerating again when another promptlock run holds the store. */
 const BUSY_RETRY_MS = 500;
-
-function describeChanges(result: SyncResult): string {
-  const parts = [
-    ...result.added.map((c) => `+ ${c.name} ${c.to}`),
-    ...result.changed.map((c) => `~ ${c.name} ${c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}`),
-    ...result.removed.map((c) => `- ${c.name}`),
-  ];
-  return parts.join(', ');
-}
 
 function explain(error: unknown): string {
   const hint = error instanceof PromptlockError && error.hint ? ` ${error.hint}` : '';
@@ -146,7 +138,9 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
   const runSync = async (client: SyncClient, names?: string[]) => {
     const result = await sync({ config, connect: async () => client, ...(names ? { names } : {}) });
     stats.syncs++;
-    const changes = describeChanges(result);
+    const changes = changeList(result)
+      .map((c) => c.text)
+      .join(', ');
     if (changes) log.success(`Synced: ${changes}`);
   };
 
@@ -220,10 +214,7 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       stats.generates++;
       if (result.written) log.success(`Regenerated ${display(result.outputPath)} (${pluralise(result.count, 'prompt')})`);
       for (const name of await editedSnapshots(config, files)) {
-        log.warn(
-          `The snapshot of ${name} no longer matches the lockfile (edited by hand?). The module follows it, as \`promptlock generate\` does; ` +
-            '`promptlock check` reports it until the edit is reverted or `promptlock sync` fetches the prompt again.',
-        );
+        log.warn(mismatchWarning(name));
       }
     } finally {
       await lock.release();
