@@ -38,7 +38,7 @@ module.exports = {
     },
     {
       name: 'sync-gets-its-client-injected',
-      comment: 'sync/ talks to the service through the client it is given (api/ is wired in by cli/, library.ts, watch/).',
+      comment: 'sync/ talks to the service through the client it is given (api/ is wired in by library.ts).',
       severity: 'error',
       from: { path: '^src/sync/' },
       to: { path: '^src/(api|watch|cli)/' },
