@@ -102,7 +102,7 @@ export interface SyncWorkspaceResult {
 export type { CheckProblem, CheckResult };
 
 /** What an operation tells as it runs: sync's progress, notices and warnings, the client's retries and waits. */
-export type LibraryEvent = SyncEvent | { type: 'info' | 'warn'; message: string } | { type: 'service'; event: ClientEvent };
+type LibraryEvent = SyncEvent | { type: 'info' | 'warn'; message: string } | { type: 'service'; event: ClientEvent };
 
 /**
  * How an entry point of promptlock (the CLI, the bundler plugin, watch) calls an operation, beyond
@@ -141,7 +141,7 @@ export async function loadProject(options: ProjectOptions, caller: Caller = {}):
 }
 
 /** Opens the service client for a config: the one place a client is made from a config. */
-export async function openClient(config: ResolvedConfig, caller: Caller = {}): Promise<SyncClient> {
+async function openClient(config: ResolvedConfig, caller: Caller = {}): Promise<SyncClient> {
   const { createClient, clientOptionsFor } = await import('./api/index.js');
   const { onEvent } = caller;
   return createClient({

@@ -27,7 +27,7 @@ import { resolveFromLockfile } from './resolve-from-lockfile.js';
 import { resolveFromService } from './resolve-from-service.js';
 import { fetchedChanges, planStoreChanges } from './store-changes.js';
 import { storeFilesOf } from './store-files.js';
-import type { FetchedPrompt, LockChanges, PromptChange, ResolvedPrompts, SyncClient, SyncRunOptions, SyncResult } from './types.js';
+import type { FetchedPrompt, LockChanges, PromptChange, ResolvedPrompts, SyncClient, SyncResult, SyncRunOptions } from './types.js';
 
 export async function sync(options: SyncRunOptions): Promise<SyncResult> {
   const started = performance.now();
