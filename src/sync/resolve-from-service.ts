@@ -75,8 +75,10 @@ export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPr
 class ServiceResolution {
   private readonly options: SyncInputs['options'];
   private readonly previous: Lockfile;
-  /** The names given (`sync <names…>`): a partial sync. */
-  private readonly named: Target[] | undefined;
+  /** Names were given (`sync <names…>`): the others stay as locked. */
+  private readonly partial: boolean;
+  /** The targets known before any list: the names given, or the config's exact entries. */
+  private readonly known: Target[];
   private readonly wanted: ReturnType<typeof targetsOf>;
   /** The list decides the targets (a glob, or "every prompt"), not only proves some unchanged. */
   private readonly needsList: boolean;
@@ -98,21 +100,14 @@ class ServiceResolution {
     this.options = options;
     this.previous = previous;
     // Usage errors first, before any request.
-    this.named = namedTargets(entries, options);
-    this.wanted = targetsOf(this.named ? [] : entries);
+    const named = namedTargets(entries, options);
+    this.partial = named !== undefined;
+    this.wanted = targetsOf(named ? [] : entries);
+    this.known = named ?? this.wanted.exact;
     this.needsList = !this.partial && this.wanted.needsList;
     this.streams = this.needsList || this.known.some((target) => this.provable(target));
     this.totals = new RunTotals(options.config.limits);
     this.pool = clientPool<Resolved>(connect, this.streams);
-  }
-
-  private get partial(): boolean {
-    return this.named !== undefined;
-  }
-
-  /** The targets known before any list: the names given, or the config's exact entries. */
-  private get known(): Target[] {
-    return this.named ?? this.wanted.exact;
   }
 
   /** Held after a merge conflict: kept at its locked version even when its selector floats. */
