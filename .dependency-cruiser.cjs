@@ -42,15 +42,15 @@ const ALLOWED = {
   sync: [['root', 'util', 'template', 'types', 'config', 'store', 'codegen'], 'the pipeline; its client is injected, so never api/'],
   watch: [['root', 'util', 'types', 'config', 'store', 'sync'], 'file watching and polling'],
   workspace: [['root', 'util', 'types', 'config', 'api', 'sync'], 'every app of a monorepo over one shared client'],
-  library: [['root', 'types', 'config', 'store', 'api', 'sync', 'workspace'], 'the front door: wires config, client and recovery'],
+  library: [['root', 'types', 'config', 'store', 'codegen', 'api', 'sync', 'watch', 'workspace'], 'the front door: wires config, client and recovery for the CLI, the plugin and watch'],
   init: [['root', 'util', 'config'], 'the starter config, package scripts, CI files'],
-  plugin: [['root', 'types', 'config', 'store', 'api', 'sync', 'watch', 'library'], 'the bundler plugin'],
+  plugin: [['root', 'sync', 'watch', 'library'], 'the bundler plugin: through the front door'],
   server: [['root', 'util', 'template', 'types', 'store'], 'the local service stands apart: store formats only (rule apart-from-the-store)'],
   live: [['root', 'util', 'template', 'types', 'config', 'store', 'api'], 'runs in applications: none of the build-time machinery'],
   index: [['root', 'types', 'config', 'library', 'server', 'sync'], 'the package root: the public surface only'],
   cli: [
-    ['root', 'util', 'template', 'types', 'store', 'config', 'codegen', 'api', 'sync', 'watch', 'workspace', 'library', 'init', 'server'],
-    'the top: nothing imports it',
+    ['root', 'util', 'config', 'store', 'sync', 'workspace', 'library', 'init', 'server'],
+    'the top: through the front door (no client, watcher or code generator of its own), and nothing imports it',
   ],
 };
 

@@ -15,6 +15,7 @@ export {
 export type {
   AppSyncResult,
   CheckOptions,
+  CheckProblem,
   CheckResult,
   DiffOptions,
   DiffResult,

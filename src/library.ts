@@ -5,11 +5,16 @@
  * named errors of src/errors.ts, with the exit code the CLI would use in `exitCode`.
  */
 
+import { existsSync } from 'node:fs';
+import type { ClientEvent } from './api/index.js';
+import type { ConfigConflictResolution } from './config/edit/resolve-conflict.js';
 import type { ResolvedConfig } from './config/types.js';
 import { basePackageName, parsePackageName } from './package-name.js';
 import type { PromptDiff } from './sync/diff-prompts.js';
-import type { GenerateResult } from './sync/generate.js';
-import type { SyncEvent, SyncResult } from './sync/types.js';
+import type { GenerateCache, GenerateResult } from './sync/generate.js';
+import type { CheckProblem, CheckResult, SyncClient, SyncEvent, SyncResult } from './sync/types.js';
+import type { WatchHandle, WatchOptions } from './watch/watch.js';
+import type { RunWorkspaceOptions, WorkspaceRun } from './workspace/run-workspace.js';
 
 /** Which project: where its config is, and the environment it runs in. */
 export interface ProjectOptions {
@@ -93,41 +98,97 @@ export interface SyncWorkspaceResult {
   requests: number;
 }
 
-/** What `check` found: every problem as the CLI prints it (empty: all agree). */
-export interface CheckResult {
-  problems: string[];
-  checked: number;
+/** What `check` found: every problem as `check --json` gives it in `details` (empty: all agree). */
+export type { CheckProblem, CheckResult };
+
+/** What an operation tells as it runs: sync's progress, notices and warnings, the client's retries and waits. */
+type LibraryEvent = SyncEvent | { type: 'info' | 'warn'; message: string } | { type: 'service'; event: ClientEvent };
+
+/**
+ * How an entry point of promptlock (the CLI, the bundler plugin, watch) calls an operation, beyond
+ * the public options: a config it already loaded, a client it shares, and where events go. Not
+ * part of the public API.
+ */
+export interface Caller {
+  /** The config, already loaded: no search, no load. */
+  config?: ResolvedConfig | undefined;
+  /** Opens the client (a workspace's shared one); default: one opened from the config. */
+  connect?: (() => Promise<SyncClient>) | undefined;
+  /** Retries of one request (watch and the plugin: the next poll is the retry). */
+  retries?: number | undefined;
+  /** Told each config loaded: its key is as secret as one from the environment. */
+  onConfig?: ((config: ResolvedConfig) => void) | undefined;
+  /** Set by sync: git conflict markers in the config's prompts list are resolved, and this is told how. */
+  onConflictResolved?: ((resolution: ConfigConflictResolution) => void) | undefined;
+  onEvent?: ((event: LibraryEvent) => void) | undefined;
+  /** generate: what the previous generation in this process keeps for the next (watch, the plugin). */
+  cache?: GenerateCache | undefined;
+  /** generate: with no lockfile yet, write a module with no prompts instead of failing (`npm install` before the first sync). */
+  emptyWithoutLockfile?: boolean | undefined;
 }
 
-async function load(options: ProjectOptions): Promise<ResolvedConfig> {
+/** Finds and loads the config as the CLI does (`--config`, or searched from `cwd`). */
+export async function loadProject(options: ProjectOptions, caller: Caller = {}): Promise<ResolvedConfig> {
   const { loadConfig } = await import('./config/load-config.js');
-  return loadConfig({
+  const config = await loadConfig({
     cwd: options.cwd ?? process.cwd(),
     ...(options.config ? { configPath: options.config } : {}),
     ...(options.env ? { env: options.env } : {}),
+    ...(caller.onConflictResolved ? { onConflictResolved: caller.onConflictResolved } : {}),
+  });
+  caller.onConfig?.(config);
+  return config;
+}
+
+/** Opens the service client for a config: the one place a client is made from a config. */
+async function openClient(config: ResolvedConfig, caller: Caller = {}): Promise<SyncClient> {
+  const { createClient, clientOptionsFor } = await import('./api/index.js');
+  const { onEvent } = caller;
+  return createClient({
+    ...clientOptionsFor(config),
+    ...(caller.retries !== undefined ? { retries: caller.retries } : {}),
+    ...(onEvent ? { onEvent: (event: ClientEvent) => onEvent({ type: 'service', event }) } : {}),
   });
 }
 
-function connector(config: ResolvedConfig) {
-  return async () => {
-    const { createClient, clientOptionsFor } = await import('./api/index.js');
-    return createClient(clientOptionsFor(config));
-  };
+/** The config and the client an operation runs with: the caller's, or loaded and opened here. */
+async function projectOf(options: ProjectOptions, caller: Caller) {
+  const config = caller.config ?? (await loadProject(options, caller));
+  return { config, connect: caller.connect ?? (() => openClient(config, caller)) };
 }
 
 /** `promptlock sync`: resolves what the config asks for, fetches what changed, commits snapshots, lockfile and module. */
-export async function sync(options: SyncOptions = {}): Promise<SyncResult> {
-  const config = await load(options);
+export async function sync(options: SyncOptions = {}, caller: Caller = {}): Promise<SyncResult> {
+  const { config, connect } = await projectOf(options, caller);
   const { sync: run } = await import('./sync/sync.js');
+  const onEvent = options.onEvent ?? caller.onEvent;
   return run({
     config,
-    connect: connector(config),
+    connect,
     ...(options.names ? { names: options.names } : {}),
     frozen: Boolean(options.frozen),
     ...(options.withFiles !== undefined ? { withFiles: options.withFiles } : {}),
     ...(options.renameExports ? { renameExports: true } : {}),
     ...(options.refetch ? { refetch: true } : {}),
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(onEvent ? { onEvent } : {}),
+  });
+}
+
+/** Where `eachApp` runs and what it tells (the CLI prints a heading per app, and each failure under it). */
+export interface EachAppOptions<T> extends Pick<RunWorkspaceOptions<T>, 'onApp' | 'onOutcome' | 'onConflictResolved'> {
+  cwd?: string | undefined;
+  env?: NodeJS.ProcessEnv | undefined;
+}
+
+/** Runs `run` in every app of the workspace, over clients shared by the apps that ask for the same service. */
+export async function eachApp<T>(options: EachAppOptions<T>, caller: Caller, run: RunWorkspaceOptions<T>['run']): Promise<WorkspaceRun<T>> {
+  const { runWorkspace } = await import('./workspace/run-workspace.js');
+  return runWorkspace({
+    ...options,
+    cwd: options.cwd ?? process.cwd(),
+    ...(options.env ? { env: options.env } : {}),
+    open: (config) => openClient(config, caller),
+    run,
   });
 }
 
@@ -138,21 +199,8 @@ export async function sync(options: SyncOptions = {}): Promise<SyncResult> {
  * workspace, or no app in it.
  */
 export async function syncWorkspace(options: SyncWorkspaceOptions = {}): Promise<SyncWorkspaceResult> {
-  const [{ runWorkspace }, { sync: run }] = await Promise.all([import('./workspace/run-workspace.js'), import('./sync/sync.js')]);
-  const done = await runWorkspace({
-    cwd: options.cwd ?? process.cwd(),
-    ...(options.env ? { env: options.env } : {}),
-    open: (config) => connector(config)(),
-    run: (_app, config, connect) =>
-      run({
-        config,
-        connect,
-        frozen: Boolean(options.frozen),
-        ...(options.withFiles !== undefined ? { withFiles: options.withFiles } : {}),
-        ...(options.renameExports ? { renameExports: true } : {}),
-        ...(options.refetch ? { refetch: true } : {}),
-      }),
-  });
+  const { cwd, env, ...each } = options;
+  const done = await eachApp({ cwd, env }, {}, (_app, config, connect) => sync(each, { config, connect }));
   return {
     root: done.workspace.root,
     apps: done.outcomes.map((o) => ({
@@ -164,28 +212,53 @@ export async function syncWorkspace(options: SyncWorkspaceOptions = {}): Promise
   };
 }
 
-/** `promptlock generate`: the module from the lockfile and snapshots. No network, no key. */
-export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
-  const config = await load(options);
-  const [{ generate: run, generateOptionsFor }, { finishInterruptedRun }, { storeFilesOf }] = await Promise.all([
+/**
+ * `promptlock generate`: the module from the lockfile and snapshots. No network, no key. Finishes
+ * the commit of an interrupted sync first, and warns of each snapshot edited by hand.
+ */
+export async function generate(options: GenerateOptions = {}, caller: Caller = {}): Promise<GenerateResult> {
+  const config = caller.config ?? (await loadProject(options, caller));
+  const [{ generate: run, generateOptionsFor, mismatchWarning }, { finishInterruptedRun }, { storeFilesOf }] = await Promise.all([
     import('./sync/generate.js'),
     import('./store/finish-interrupted-run.js'),
     import('./sync/store-files.js'),
   ]);
-  await finishInterruptedRun(storeFilesOf(config), 'generate');
-  return run({ ...generateOptionsFor(config), force: Boolean(options.force) });
+  // The journal's prompt data only: the module is generated from it just below.
+  if (await finishInterruptedRun(storeFilesOf(config), 'generate')) {
+    caller.onEvent?.({ type: 'info', message: 'Completed the writes of an interrupted sync first.' });
+  }
+  if (caller.emptyWithoutLockfile && !existsSync(config.lockfilePath)) return generateEmpty(config);
+  const result = await run({
+    ...generateOptionsFor(config),
+    force: Boolean(options.force),
+    ...(caller.cache ? { cache: caller.cache } : {}),
+  });
+  for (const name of result.mismatched) caller.onEvent?.({ type: 'warn', message: mismatchWarning(name) });
+  return result;
+}
+
+/** Before the first sync: the module with no prompts (it type-checks, `prompts` is empty). */
+async function generateEmpty(config: ResolvedConfig): Promise<GenerateResult> {
+  const [{ generateModuleFiles }, { writeIfChanged }] = await Promise.all([
+    import('./codegen/generate-module.js'),
+    import('./store/module-file.js'),
+  ]);
+  const { outputPath, omit, rootDir } = config;
+  let written = false;
+  for (const file of generateModuleFiles([], { outputPath, omit }))
+    written = (await writeIfChanged(file.path, file.content, rootDir)) || written;
+  return { outputPath, written, count: 0, mismatched: [] };
 }
 
 /** `promptlock check`: writes nothing; every problem found is in `problems` (empty: all agree). */
-export async function check(options: CheckOptions = {}): Promise<CheckResult> {
-  const config = await load(options);
-  const { check: run, describeProblem } = await import('./sync/check.js');
-  const result = await run({ config, remote: Boolean(options.remote), connect: connector(config), typecheck: options.typecheck !== false });
-  return { problems: result.problems.map(describeProblem), checked: result.checked };
+export async function check(options: CheckOptions = {}, caller: Caller = {}): Promise<CheckResult> {
+  const { config, connect } = await projectOf(options, caller);
+  const { check: run } = await import('./sync/check.js');
+  return run({ config, remote: Boolean(options.remote), connect, typecheck: options.typecheck !== false });
 }
 
 /** The prompt names `diff` keeps for `names` given with or without a selector. */
-export function diffNameFilter(names: readonly string[]): ReadonlySet<string> | undefined {
+function diffNameFilter(names: readonly string[]): ReadonlySet<string> | undefined {
   if (names.length === 0) return undefined;
   return new Set(
     names.map((name) => {
@@ -196,14 +269,33 @@ export function diffNameFilter(names: readonly string[]): ReadonlySet<string> | 
 }
 
 /** `promptlock diff`: what `sync` would change, as line diffs of the prompt texts. Writes nothing. */
-export async function diff(options: DiffOptions = {}): Promise<DiffResult> {
-  const config = await load(options);
+export async function diff(options: DiffOptions = {}, caller: Caller = {}): Promise<DiffResult> {
+  const { config, connect } = await projectOf(options, caller);
   const [{ sync: run }, { diffPrompts, formatDiffMarkdown, formatDiffText }] = await Promise.all([
     import('./sync/sync.js'),
     import('./sync/diff-prompts.js'),
   ]);
   const names = options.names ?? [];
-  const result = await run({ config, connect: connector(config), dryRun: true, ...(names.length ? { names } : {}) });
+  const result = await run({ config, connect, dryRun: true, ...(names.length ? { names } : {}) });
   const changes = diffPrompts(result.before, result.after, diffNameFilter(names));
   return { changes, text: formatDiffText(changes), markdown: formatDiffMarkdown(changes) };
+}
+
+/** What `watch` takes besides the project: see WatchOptions (src/watch/watch.ts). */
+export type WatchSettings = Pick<WatchOptions, 'intervalSeconds' | 'limitPerMinute' | 'poll' | 'settings' | 'log'>;
+
+/**
+ * `promptlock watch`, and the bundler plugin in dev: regenerates on local changes and polls the
+ * service. Each config edit is loaded as the first config was; requests retry less than a one-off
+ * sync's: the next poll is the retry, and a long backoff would hold file events back and spend the
+ * request budget on an outage.
+ */
+export async function watch(options: ProjectOptions, settings: WatchSettings, caller: Caller = {}): Promise<WatchHandle> {
+  const { startWatch } = await import('./watch/watch.js');
+  const polling: Caller = { ...caller, retries: caller.retries ?? 2 };
+  return startWatch({
+    ...settings,
+    loadConfig: () => loadProject(options, caller),
+    connect: (config) => openClient(config, polling),
+  });
 }

@@ -8,8 +8,8 @@
  */
 import path from 'node:path';
 import { createUnplugin, type UnpluginInstance } from 'unplugin';
-import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
+import type { Caller } from '../library.js';
 import { apiKeyFromEnv, redact } from '../secrets.js';
 import type { GenerateCache } from '../sync/generate.js';
 import { terminalText } from '../terminal-text.js';
@@ -31,8 +31,6 @@ export interface PromptlockPluginOptions {
   rateLimit?: number | undefined;
 }
 
-/** Retries of one request while polling: the next poll is the retry (as in `promptlock watch`). */
-const POLL_RETRIES = 2;
 const PREFIX = '[promptlock]';
 const PLUGIN = 'promptlock';
 const POLL_IGNORED = '`poll` is ignored in a production build: the build uses the committed lockfile and snapshots.';
@@ -72,152 +70,157 @@ function cleanLog(sink: { info(line: string): void; warn(line: string): void }, 
   };
 }
 
-export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefined, false> = createUnplugin<
-  PromptlockPluginOptions | undefined,
-  false
->((options = {}) => {
-  let root = process.cwd();
+/**
+ * One plugin instance's state across the bundler's builds: where it runs, whether it is dev or a
+ * production build, its log, the generate cache, and the dev watcher once started.
+ */
+class PluginSession {
+  root = process.cwd();
   /** Keys that must not reach a log line: the environment's, then the config's once loaded. */
-  const secrets: Array<string | undefined> = [apiKeyFromEnv()];
-  let log: WatchLog = cleanLog(console, secrets);
+  readonly secrets: Array<string | undefined> = [apiKeyFromEnv()];
+  log: WatchLog = cleanLog(console, this.secrets);
   /** Vite's command, or whether webpack/Rspack run in watch mode. */
-  let dev = false;
-  let production = false;
-  let devWatch: Promise<WatchHandle | undefined> | undefined;
+  dev = false;
+  production = false;
   /** Set for webpack and Rspack, which generate in their compiler hooks instead of `buildStart`. */
-  let compilerHooks = false;
+  compilerHooks = false;
+  private devWatch: Promise<WatchHandle | undefined> | undefined;
   /** Kept across this plugin's builds (a bundler in watch mode regenerates on each). */
-  let reuse: GenerateCache | undefined;
-
-  const loadConfig = async (): Promise<ResolvedConfig> => {
-    const { loadConfig: load } = await import('../config/load-config.js');
-    const config = await load({ cwd: root, ...(options.config ? { configPath: options.config } : {}) });
-    if (!secrets.includes(config.apiKey)) secrets.push(config.apiKey);
-    return config;
+  private reuse: GenerateCache | undefined;
+  /** How the plugin calls the library: keys masked, notices and warnings logged. */
+  private readonly caller: Caller = {
+    onConfig: (config) => {
+      if (!this.secrets.includes(config.apiKey)) this.secrets.push(config.apiKey);
+    },
+    onEvent: (event) => {
+      if (event.type === 'info') this.log.info(event.message);
+      else if (event.type === 'warn') this.log.warn(event.message);
+    },
   };
 
-  const generateNow = async (): Promise<void> => {
+  constructor(readonly options: PromptlockPluginOptions) {}
+
+  private project() {
+    return { cwd: this.root, config: this.options.config };
+  }
+
+  async generate(): Promise<void> {
     try {
-      const [{ generate, createGenerateCache, generateOptionsFor }, { finishInterruptedRun }, { storeFilesOf }] = await Promise.all([
-        import('../sync/generate.js'),
-        import('../store/finish-interrupted-run.js'),
-        import('../sync/store-files.js'),
-      ]);
-      const config = await loadConfig();
-      if (await finishInterruptedRun(storeFilesOf(config), 'generate')) log.info('Completed the writes of an interrupted sync first.');
-      reuse ??= createGenerateCache();
-      const result = await generate({ ...generateOptionsFor(config), cache: reuse });
-      for (const name of result.mismatched) {
-        log.warn(
-          `the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. \`promptlock check\` fails until \`promptlock sync\` restores it.`,
-        );
-      }
+      const [{ generate }, { createGenerateCache }] = await Promise.all([import('../library.js'), import('../sync/generate.js')]);
+      this.reuse ??= createGenerateCache();
+      await generate(this.project(), { ...this.caller, cache: this.reuse });
     } catch (error) {
-      throw buildError(error, secrets);
+      throw buildError(error, this.secrets);
     }
-  };
+  }
 
   /** Starts watching once per dev session (buildStart may run again, per environment or rebuild). */
-  const startDev = (): Promise<WatchHandle | undefined> => {
-    devWatch ??= (async () => {
-      const [{ startWatch }, { createClient, clientOptionsFor }] = await Promise.all([
-        import('../watch/watch.js'),
-        import('../api/index.js'),
-      ]);
-      const handle = await startWatch({
-        loadConfig,
-        connect: async (config) => createClient({ ...clientOptionsFor(config), retries: POLL_RETRIES }),
-        log,
-        poll: Boolean(options.poll),
-        ...(options.interval ? { intervalSeconds: options.interval } : {}),
-        ...(options.rateLimit ? { limitPerMinute: options.rateLimit } : {}),
-        settings: { interval: (seconds) => `\`interval: ${seconds}\``, rateLimit: '`rateLimit`' },
-      });
+  startDev(): Promise<WatchHandle | undefined> {
+    const { options } = this;
+    this.devWatch ??= (async () => {
+      const { watch } = await import('../library.js');
+      const handle = await watch(
+        this.project(),
+        {
+          log: this.log,
+          poll: Boolean(options.poll),
+          ...(options.interval ? { intervalSeconds: options.interval } : {}),
+          ...(options.rateLimit ? { limitPerMinute: options.rateLimit } : {}),
+          settings: { interval: (seconds) => `\`interval: ${seconds}\``, rateLimit: '`rateLimit`' },
+        },
+        this.caller,
+      );
       await handle.ready;
       return handle;
     })();
-    return devWatch;
-  };
+    return this.devWatch;
+  }
 
-  const stopDev = async (): Promise<void> => {
-    const running = devWatch;
-    devWatch = undefined;
+  async stopDev(): Promise<void> {
+    const running = this.devWatch;
+    this.devWatch = undefined;
     await (await running)?.close();
-  };
+  }
 
   /**
    * webpack and Rspack: generate before compilation starts (`beforeRun` for a build, `watchRun`
    * for each watch compilation), not in unplugin's `buildStart`, which they run on `make`, in
    * parallel with reading the entries: the bundle would hold the module as it was before.
    */
-  const onCompiler = (compiler: BundlerCompiler): void => {
-    root = compiler.context;
-    compilerHooks = true;
+  onCompiler(compiler: BundlerCompiler): void {
+    this.root = compiler.context;
+    this.compilerHooks = true;
     compiler.hooks.beforeRun.tapPromise(PLUGIN, async () => {
-      production = true;
-      if (options.poll) log.info(POLL_IGNORED);
-      await generateNow();
+      this.production = true;
+      if (this.options.poll) this.log.info(POLL_IGNORED);
+      await this.generate();
     });
     // A failure in watch mode is reported with the compilation and the store is watched anyway, so
     // the bundler keeps watching and the fix, once the dev watcher regenerates, triggers a rebuild.
     let failure: Error | undefined;
     compiler.hooks.watchRun.tapPromise(PLUGIN, async () => {
-      dev = true;
+      this.dev = true;
       failure = undefined;
       try {
-        await generateNow();
+        await this.generate();
       } catch (error) {
         failure = error as Error;
       }
-      await startDev();
+      await this.startDev();
     });
     compiler.hooks.thisCompilation.tap(PLUGIN, (compilation) => {
       if (failure) compilation.errors.push(failure);
     });
-    compiler.hooks.watchClose.tap(PLUGIN, () => void stopDev());
-  };
+    compiler.hooks.watchClose.tap(PLUGIN, () => void this.stopDev());
+  }
+}
 
+export const promptlockPlugin: UnpluginInstance<PromptlockPluginOptions | undefined, false> = createUnplugin<
+  PromptlockPluginOptions | undefined,
+  false
+>((options = {}) => {
+  const session = new PluginSession(options);
   return {
     name: 'promptlock',
     async buildStart() {
-      if (compilerHooks) return; // generated before the compilation started
-      if (options.poll && production) log.info(POLL_IGNORED);
-      await generateNow();
-      if (dev) await startDev();
+      if (session.compilerHooks) return; // generated before the compilation started
+      if (options.poll && session.production) session.log.info(POLL_IGNORED);
+      await session.generate();
+      if (session.dev) await session.startDev();
     },
     vite: {
       configResolved(config) {
-        root = config.root;
-        dev = config.command === 'serve';
-        production = config.command === 'build';
-        log = cleanLog(
+        session.root = config.root;
+        session.dev = config.command === 'serve';
+        session.production = config.command === 'build';
+        session.log = cleanLog(
           {
             info: (line) => config.logger.info(line, { timestamp: true }),
             warn: (line) => config.logger.warn(line, { timestamp: true }),
           },
-          secrets,
+          session.secrets,
         );
       },
       // Called when the dev server closes (and at the end of a build, where nothing is watched).
       async closeBundle() {
-        await stopDev();
+        await session.stopDev();
       },
     },
     rollup: {
       // Rollup's watch mode is dev (its watcher sees the rewritten module, not the store).
       options() {
-        if (this.meta.watchMode) dev = true;
+        if (this.meta.watchMode) session.dev = true;
         return null;
       },
       async closeWatcher() {
-        await stopDev();
+        await session.stopDev();
       },
     },
-    webpack: (compiler) => onCompiler(compiler),
-    rspack: (compiler) => onCompiler(compiler),
+    webpack: (compiler) => session.onCompiler(compiler),
+    rspack: (compiler) => session.onCompiler(compiler),
     esbuild: {
       config(initial) {
-        if (initial.absWorkingDir) root = path.resolve(initial.absWorkingDir);
+        if (initial.absWorkingDir) session.root = path.resolve(initial.absWorkingDir);
       },
     },
   };

@@ -64,6 +64,55 @@ async function inodeOf(dir: string): Promise<number | undefined> {
   );
 }
 
+/** The folders to watch: the root, each workspace folder, and each package's folders. */
+function watchedFolders(root: string, packages: ReadonlyMap<string, { workspace: string; dirs: readonly string[] }>): Set<string> {
+  const wanted = new Set<string>([root]);
+  for (const workspace of new Set([...packages.values()].map((p) => p.workspace))) wanted.add(path.join(root, workspace));
+  for (const loaded of packages.values()) for (const folder of loaded.dirs) wanted.add(folder);
+  return wanted;
+}
+
+/** Closes the watchers of folders no longer wanted and opens those of new ones, up to MAX_WATCHED_FOLDERS (`onCap` past it). */
+function watchFolders(
+  wanted: ReadonlySet<string>,
+  watchers: Map<string, FSWatcher>,
+  onEvent: (folder: string, filename: string | null) => void,
+  onCap: () => void,
+): void {
+  for (const [folder, watcher] of watchers) {
+    if (!wanted.has(folder)) {
+      watcher.close();
+      watchers.delete(folder);
+    }
+  }
+  for (const folder of wanted) {
+    if (watchers.has(folder)) continue;
+    if (watchers.size >= MAX_WATCHED_FOLDERS) {
+      onCap();
+      break;
+    }
+    try {
+      const watcher = watch(folder, { persistent: false }, (_event, filename) => onEvent(folder, filename));
+      watcher.on('error', () => {
+        watcher.close();
+        watchers.delete(folder);
+      });
+      watchers.set(folder, watcher);
+    } catch {
+      // The folder vanished between the read and now; the event that removed it is on its way.
+    }
+  }
+}
+
+/** The packages of `workspace` added to or removed from its folder since `packages` was read. */
+async function addedOrRemoved(root: string, workspace: string, packages: ReadonlyMap<string, unknown>): Promise<string[]> {
+  const present = new Set(await listPackages(root, workspace).catch(() => [] as string[]));
+  const names: string[] = [];
+  for (const key of packages.keys()) if (key.startsWith(`${workspace}/`) && !present.has(key.slice(workspace.length + 1))) names.push(key);
+  for (const pkg of present) if (!packages.has(keyOf(workspace, pkg))) names.push(keyOf(workspace, pkg));
+  return names;
+}
+
 /** Opens `dir` for serving. Throws a `ConfigError` (or several, gathered) when it cannot be read. */
 export async function openFolderSource(dir: string, warn: (message: string) => void): Promise<FolderSource> {
   const root = path.resolve(dir);
@@ -104,33 +153,10 @@ export async function openFolderSource(dir: string, warn: (message: string) => v
   }
 
   function syncWatchers(): void {
-    const wanted = new Set<string>([root]);
-    for (const workspace of new Set([...packages.values()].map((p) => p.workspace))) wanted.add(path.join(root, workspace));
-    for (const loaded of packages.values()) for (const folder of loaded.dirs) wanted.add(folder);
-    for (const [folder, watcher] of watchers) {
-      if (!wanted.has(folder)) {
-        watcher.close();
-        watchers.delete(folder);
-      }
-    }
-    for (const folder of wanted) {
-      if (watchers.has(folder)) continue;
-      if (watchers.size >= MAX_WATCHED_FOLDERS) {
-        if (!warnedCap) warn(`watching only ${MAX_WATCHED_FOLDERS} folders; later changes need a reload`);
-        warnedCap = true;
-        break;
-      }
-      try {
-        const watcher = watch(folder, { persistent: false }, (_event, filename) => onEvent(folder, filename));
-        watcher.on('error', () => {
-          watcher.close();
-          watchers.delete(folder);
-        });
-        watchers.set(folder, watcher);
-      } catch {
-        // The folder vanished between the read and now; the event that removed it is on its way.
-      }
-    }
+    watchFolders(watchedFolders(root, packages), watchers, onEvent, () => {
+      if (!warnedCap) warn(`watching only ${MAX_WATCHED_FOLDERS} folders; later changes need a reload`);
+      warnedCap = true;
+    });
   }
 
   async function reloadAll(): Promise<void> {
@@ -156,12 +182,7 @@ export async function openFolderSource(dir: string, warn: (message: string) => v
     }
     const names = new Set(dirtyPackages);
     dirtyPackages.clear();
-    for (const workspace of dirtyWorkspaces) {
-      const present = new Set(await listPackages(root, workspace).catch(() => [] as string[]));
-      for (const key of packages.keys())
-        if (key.startsWith(`${workspace}/`) && !present.has(key.slice(workspace.length + 1))) names.add(key);
-      for (const pkg of present) if (!packages.has(keyOf(workspace, pkg))) names.add(keyOf(workspace, pkg));
-    }
+    for (const workspace of dirtyWorkspaces) for (const key of await addedOrRemoved(root, workspace, packages)) names.add(key);
     dirtyWorkspaces.clear();
     for (const key of names) {
       const [workspace, pkg] = key.split('/') as [string, string];

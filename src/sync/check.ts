@@ -13,7 +13,7 @@ import { parsePackageName, type Selector } from '../package-name.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
 import { snapshotPath } from '../store/paths.js';
 import { DAMAGED_SNAPSHOT_FIX, readLockedSnapshot, readLockfile } from '../store/read-store.js';
-import { openStoreView } from '../store/store-view.js';
+import { openStoreView, type StoreView } from '../store/store-view.js';
 import type { Variable } from '../template/index.js';
 import type { Prompt } from '../types.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
@@ -23,7 +23,7 @@ import { orphanSnapshots } from './store-changes.js';
 import { storeFilesOf } from './store-files.js';
 import type { CheckProblem, CheckResult, SyncClient } from './types.js';
 
-export interface CheckOptions {
+export interface CheckRunOptions {
   config: ResolvedConfig;
   remote?: boolean;
   connect?: () => Promise<SyncClient>;
@@ -121,7 +121,30 @@ function lockedFieldProblems(name: string, entry: LockEntry, expected: LockEntry
   return problems;
 }
 
-export async function check(options: CheckOptions): Promise<CheckResult> {
+/** The lockfile, or the problem that there is none or that it is damaged. */
+async function lockfileOrProblem(view: StoreView, lockfilePath: string): Promise<Lockfile | CheckProblem> {
+  try {
+    return (
+      (await readLockfile(view, lockfilePath)) ?? {
+        code: 'no-lockfile',
+        subject: lockfilePath,
+        message: `no lockfile at ${lockfilePath}`,
+        fix: 'run `promptlock sync` and commit it',
+      }
+    );
+  } catch (error) {
+    // A damaged lockfile is a problem like the others, its path shown relative as theirs are.
+    if (!(error instanceof LockfileError)) throw error;
+    return {
+      code: 'lockfile-invalid',
+      subject: lockfilePath,
+      message: error.message.replace(/\.$/, ''),
+      ...(error.hint ? { fix: error.hint } : {}),
+    };
+  }
+}
+
+export async function check(options: CheckRunOptions): Promise<CheckResult> {
   const { config } = options;
   // Paths as the user sees them: relative to the project.
   const shown = (text: string) => text.split(`${config.rootDir}${path.sep}`).join('');
@@ -133,29 +156,8 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
   });
   // Never through a journal: a committed one still pending is a problem, and the files on disk are checked.
   const view = await openStoreView(storeFilesOf(config), { readThrough: false });
-  let lockfile: Lockfile | undefined;
-  try {
-    lockfile = await readLockfile(view, config.lockfilePath);
-  } catch (error) {
-    // A damaged lockfile is a problem like the others, its path shown relative as theirs are.
-    if (!(error instanceof LockfileError)) throw error;
-    const damaged: CheckProblem = {
-      code: 'lockfile-invalid',
-      subject: config.lockfilePath,
-      message: error.message.replace(/\.$/, ''),
-      ...(error.hint ? { fix: error.hint } : {}),
-    };
-    return { problems: [relative(damaged)], checked: 0 };
-  }
-  if (!lockfile) {
-    const missing: CheckProblem = {
-      code: 'no-lockfile',
-      subject: config.lockfilePath,
-      message: `no lockfile at ${config.lockfilePath}`,
-      fix: 'run `promptlock sync` and commit it',
-    };
-    return { problems: [relative(missing)], checked: 0 };
-  }
+  const lockfile = await lockfileOrProblem(view, config.lockfilePath);
+  if ('code' in lockfile) return { problems: [relative(lockfile)], checked: 0 };
   const entries = requestedEntries(config.prompts);
   // Each problem names the command that fixes it (test/adoption/check-fixes.e2e.test.ts runs each).
   const problems = configLockMismatches(entries, lockfile).map((problem): CheckProblem => ({ ...problem, fix: 'run `promptlock sync`' }));
@@ -253,7 +255,7 @@ export async function check(options: CheckOptions): Promise<CheckResult> {
  * reached, a service failing after its retries) starts nothing more and is one problem, not one
  * per prompt (src/sync/for-each-prompt.ts, `haltsRun`).
  */
-async function checkRemote(options: CheckOptions, lockfile: Lockfile, entries: readonly RequestedEntry[]): Promise<CheckProblem[]> {
+async function checkRemote(options: CheckRunOptions, lockfile: Lockfile, entries: readonly RequestedEntry[]): Promise<CheckProblem[]> {
   if (!options.connect) throw new PromptlockError('check --remote needs a service connection.');
   const { config } = options;
   const client = await options.connect();

@@ -34,7 +34,7 @@ export function createGenerateCache(): GenerateCache {
   return { snapshots: { previous: new Map() }, functions: new WeakMap() };
 }
 
-export interface GenerateOptions extends StoreLocation, ModuleOptions {
+export interface GenerateRunOptions extends StoreLocation, ModuleOptions {
   outputPath: string;
   /** The project folder: the module is never written outside it, nor through a link leading out of it. */
   rootDir: string;
@@ -53,7 +53,7 @@ export interface GenerateOptions extends StoreLocation, ModuleOptions {
  */
 export function generateOptionsFor(
   config: Pick<ResolvedConfig, 'lockfilePath' | 'snapshotsDir' | 'outputPath' | 'rootDir' | 'omit' | 'limits'>,
-): GenerateOptions {
+): GenerateRunOptions {
   return {
     lockfilePath: config.lockfilePath,
     snapshotsDir: config.snapshotsDir,
@@ -62,6 +62,11 @@ export function generateOptionsFor(
     omit: config.omit,
     limits: config.limits,
   };
+}
+
+/** The warning for each name of `GenerateResult.mismatched`, as generate, watch and the bundler plugin print it. */
+export function mismatchWarning(name: string): string {
+  return `the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. Run \`promptlock sync\` to restore it; \`promptlock check\` fails until then.`;
 }
 
 export interface GenerateResult {
@@ -152,7 +157,7 @@ async function moduleSealed(moduleFiles: readonly string[], lockfileBytes: Buffe
  * only a store that fails those is built again: a snapshot edited by hand is built as it is
  * (`mismatched`), a broken one fails naming its file.
  */
-export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+export async function generate(options: GenerateRunOptions): Promise<GenerateResult> {
   const { outputPath, rootDir } = options;
   const { declarationPath } = moduleFormat(outputPath);
   const moduleFiles = declarationPath === undefined ? [outputPath] : [outputPath, declarationPath];
@@ -195,7 +200,10 @@ function asBuilt(item: LockedPrompt, integrityOf: (prompt: LockedPrompt['prompt'
 }
 
 /** The module built from the store and written when it changed. */
-async function build(options: GenerateOptions, lockfileText: string): Promise<{ written: boolean; names: string[]; mismatched: string[] }> {
+async function build(
+  options: GenerateRunOptions,
+  lockfileText: string,
+): Promise<{ written: boolean; names: string[]; mismatched: string[] }> {
   const { outputPath } = options;
   // Loaded only now: the schema checks and the emitter are not needed when nothing changed.
   const [{ readLockedPrompts }, { generateModuleFiles }, { snapshotIntegrity }] = await Promise.all([

@@ -68,157 +68,213 @@ function isDraftOnly(error: unknown, target: Target, fromList: ReadonlySet<strin
  * so a page never waits behind the gets it feeds.
  */
 export async function resolveFromService(inputs: SyncInputs): Promise<ResolvedPrompts> {
-  const { options, view, previous, entries, withFiles, connect } = inputs;
-  const { config } = options;
-  // Usage errors first, before any request.
-  const named = namedTargets(entries, options);
-  const partial = named !== undefined;
-  const wanted = targetsOf(named ? [] : entries);
-  const needsList = !partial && wanted.needsList;
-  const held = (target: Target) => inputs.hold?.has(target.name) === true && previous.prompts[target.name]?.selector === target.selector;
-  // Floating prompts locked at a published version: the page that names them at that version
-  // proves them unchanged. They wait for it (or the list's end) without holding a slot.
-  const provable = (target: Target) => !options.refetch && !held(target) && isFloatingAndLocked(target, previous.prompts[target.name]);
-  const known = named ?? wanted.exact;
-  const streams = needsList || known.some(provable);
+  return new ServiceResolution(inputs).run();
+}
 
-  const totals = new RunTotals(config.limits);
-  const pool = clientPool<Resolved>(connect, streams);
-  const waiting = new Map<string, Target>();
-  // Targets only a glob (or "every prompt") asked for, by the list naming them.
-  const fromList = new Set<string>();
-  let total = 0;
-  let done = 0;
-  let savedByList = 0;
-  const schedule = (target: Target, listedVersion: string | undefined) => {
-    const proven = listedVersion !== undefined && listedVersion === previous.prompts[target.name]?.version;
-    pool.add(() => resolveOne(target, proven));
-  };
+/** One run's resolution against the service: its targets, the pool they run in, and its counts. */
+class ServiceResolution {
+  private readonly options: SyncInputs['options'];
+  private readonly previous: Lockfile;
+  /** Names were given (`sync <names…>`): the others stay as locked. */
+  private readonly partial: boolean;
+  /** The targets known before any list: the names given, or the config's exact entries. */
+  private readonly known: Target[];
+  private readonly wanted: ReturnType<typeof targetsOf>;
+  /** The list decides the targets (a glob, or "every prompt"), not only proves some unchanged. */
+  private readonly needsList: boolean;
+  /** The list is read at all: it decides targets, or may prove some unchanged. */
+  private readonly streams: boolean;
+  private readonly totals: RunTotals;
+  private readonly pool: ReturnType<typeof clientPool<Resolved>>;
+  /** Provable targets waiting for the page that names them (or the list's end), holding no slot. */
+  private readonly waiting = new Map<string, Target>();
+  /** Targets only a glob (or "every prompt") asked for, by the list naming them. */
+  private readonly fromList = new Set<string>();
+  private total = 0;
+  private done = 0;
+  private savedByList = 0;
+  private listing: Promise<string[]> | undefined;
 
-  let listing: Promise<string[]> | undefined;
+  constructor(private readonly inputs: SyncInputs) {
+    const { options, previous, entries, connect } = inputs;
+    this.options = options;
+    this.previous = previous;
+    // Usage errors first, before any request.
+    const named = namedTargets(entries, options);
+    this.partial = named !== undefined;
+    this.wanted = targetsOf(named ? [] : entries);
+    this.known = named ?? this.wanted.exact;
+    this.needsList = !this.partial && this.wanted.needsList;
+    this.streams = this.needsList || this.known.some((target) => this.provable(target));
+    this.totals = new RunTotals(options.config.limits);
+    this.pool = clientPool<Resolved>(connect, this.streams);
+  }
+
+  /** Held after a merge conflict: kept at its locked version even when its selector floats. */
+  private held(target: Target): boolean {
+    return this.inputs.hold?.has(target.name) === true && this.previous.prompts[target.name]?.selector === target.selector;
+  }
+
+  /**
+   * Floating prompts locked at a published version: the page that names them at that version
+   * proves them unchanged. They wait for it (or the list's end) without holding a slot.
+   */
+  private provable(target: Target): boolean {
+    return !this.options.refetch && !this.held(target) && isFloatingAndLocked(target, this.previous.prompts[target.name]);
+  }
+
+  private schedule(target: Target, listedVersion: string | undefined): void {
+    const proven = listedVersion !== undefined && listedVersion === this.previous.prompts[target.name]?.version;
+    this.pool.add(() => this.resolveOne(target, proven));
+  }
+
   /** Every listed base name, sorted, once the list has ended; pages are handled as they arrive. */
-  const listed = () =>
-    (listing ??= (async () => {
-      options.onEvent?.({ type: 'phase', phase: 'list' });
-      const client = await pool.client();
+  private listed(): Promise<string[]> {
+    this.listing ??= (async () => {
+      this.options.onEvent?.({ type: 'phase', phase: 'list' });
+      const client = await this.pool.client();
       const names = new Set<string>();
       for await (const page of client.listPages ? client.listPages() : wholeList(client)) {
-        const { names: pageNames, versions } = readListing(page, config.workspace);
+        const { names: pageNames, versions } = readListing(page, this.options.config.workspace);
         for (const name of pageNames) {
           names.add(name);
-          const target = waiting.get(name);
+          const target = this.waiting.get(name);
           if (target) {
-            waiting.delete(name);
-            schedule(target, versions.get(name));
+            this.waiting.delete(name);
+            this.schedule(target, versions.get(name));
           }
         }
-        if (!needsList) continue;
-        for (const target of wanted.add(pageNames)) {
-          total++;
-          fromList.add(target.name);
-          schedule(target, provable(target) ? versions.get(target.name) : undefined);
+        if (!this.needsList) continue;
+        for (const target of this.wanted.add(pageNames)) {
+          this.total++;
+          this.fromList.add(target.name);
+          this.schedule(target, this.provable(target) ? versions.get(target.name) : undefined);
         }
       }
       return [...names].sort();
-    })());
+    })();
+    return this.listing;
+  }
 
-  total = known.length;
-  for (const target of known) {
-    if (streams && provable(target)) waiting.set(target.name, target);
-    else schedule(target, undefined);
-  }
-  const listDone = streams ? listed() : undefined;
-  // The total is known now, or when the last page has come (until then `prompt` events count up to what is known).
-  try {
-    if (!needsList) options.onEvent?.({ type: 'phase', phase: 'fetch', total });
-  } catch (error) {
-    // A library caller's event handler that throws ends the run, not before what it started has.
-    pool.stop();
-    await Promise.all([pool.finish(), listDone?.catch(() => undefined)]);
-    throw error;
-  }
-  if (listDone) {
+  async run(): Promise<ResolvedPrompts> {
+    const { pool, options, needsList } = this;
+    this.total = this.known.length;
+    for (const target of this.known) {
+      if (this.streams && this.provable(target)) this.waiting.set(target.name, target);
+      else this.schedule(target, undefined);
+    }
+    const listDone = this.streams ? this.listed() : undefined;
+    // The total is known now, or when the last page has come (until then `prompt` events count up to what is known).
     try {
-      await listDone;
-      if (needsList) wanted.finish();
+      if (!needsList) options.onEvent?.({ type: 'phase', phase: 'fetch', total: this.total });
     } catch (error) {
-      // The targets depend on the list: it fails the run, and nothing more starts. What is in
-      // flight finishes first, so no request outlives the run.
-      if (needsList) {
-        pool.stop();
-        await pool.finish();
-        throw error;
+      // A library caller's event handler that throws ends the run, not before what it started has.
+      pool.stop();
+      await Promise.all([pool.finish(), listDone?.catch(() => undefined)]);
+      throw error;
+    }
+    if (listDone) {
+      try {
+        await listDone;
+        if (needsList) this.wanted.finish();
+      } catch (error) {
+        // The targets depend on the list: it fails the run, and nothing more starts. What is in
+        // flight finishes first, so no request outlives the run.
+        if (needsList) {
+          pool.stop();
+          await pool.finish();
+          throw error;
+        }
+        // The list was only a proof: what it did not prove is fetched.
       }
-      // The list was only a proof: what it did not prove is fetched.
+      pool.listEnded();
+      for (const target of this.waiting.values()) this.schedule(target, undefined);
+      this.waiting.clear();
+      if (needsList) options.onEvent?.({ type: 'phase', phase: 'fetch', total: this.total });
     }
-    pool.listEnded();
-    for (const target of waiting.values()) schedule(target, undefined);
-    waiting.clear();
-    if (needsList) options.onEvent?.({ type: 'phase', phase: 'fetch', total });
+    return this.collect(await pool.finish());
   }
-  // In the order of names (as the targets were before they streamed), so neither the order of the
-  // pages nor of the answers changes any output.
-  const results = (await pool.finish()).sort((a, b) => a.name.localeCompare(b.name));
-  const next: Lockfile = { lockfileVersion: previous.lockfileVersion, prompts: partial ? { ...previous.prompts } : {} };
-  const kept = new Map<string, Prompt>();
-  const fetched: FetchedPrompt[] = [];
-  const skipped: ResolvedPrompts['skipped'] = [];
-  for (const result of results) {
-    if ('skipped' in result) {
-      skipped.push({ name: result.name, reason: result.skipped });
-      continue;
-    }
-    next.prompts[result.name] = result.entry;
-    if ('fetched' in result) fetched.push(result.fetched);
-    else kept.set(result.name, result.kept);
-  }
-  return { next, fetched, kept, partial, savedByList, skipped };
 
-  async function resolveOne(target: Target, proven: boolean): Promise<Resolved> {
-    const locked = previous.prompts[target.name];
-    // Held (after a merge conflict): kept at its locked version even when its selector floats.
-    const isHeld = held(target);
+  /**
+   * The new lockfile and the prompts fetched and kept, in the order of names (as the targets were
+   * before they streamed), so neither the order of the pages nor of the answers changes any output.
+   */
+  private collect(results: Resolved[]): ResolvedPrompts {
+    results.sort((a, b) => a.name.localeCompare(b.name));
+    const { previous, partial } = this;
+    const next: Lockfile = { lockfileVersion: previous.lockfileVersion, prompts: partial ? { ...previous.prompts } : {} };
+    const kept = new Map<string, Prompt>();
+    const fetched: FetchedPrompt[] = [];
+    const skipped: ResolvedPrompts['skipped'] = [];
+    for (const result of results) {
+      if ('skipped' in result) {
+        skipped.push({ name: result.name, reason: result.skipped });
+        continue;
+      }
+      next.prompts[result.name] = result.entry;
+      if ('fetched' in result) fetched.push(result.fetched);
+      else kept.set(result.name, result.kept);
+    }
+    return { next, fetched, kept, partial, savedByList: this.savedByList, skipped };
+  }
+
+  private progress(name: string, fetched: boolean): void {
+    this.options.onEvent?.({ type: 'prompt', name, done: ++this.done, total: this.total, fetched });
+  }
+
+  private async resolveOne(target: Target, proven: boolean): Promise<Resolved> {
+    const { inputs, options } = this;
+    const { config } = options;
+    const locked = this.previous.prompts[target.name];
+    const isHeld = this.held(target);
     const unconfirmed = isHeld ? inputs.confirm?.get(target.name) : undefined;
     // `sync --refetch <names…>` gets the named prompts whatever is on disk, pinned ones too: a
     // snapshot forged together with its lock entry is replaced by what the service has (the fix
     // `check --remote` names). A full `--refetch` keeps pinned prompts as locked (README, "Commands").
-    const refetchNamed = options.refetch === true && partial;
+    const refetchNamed = options.refetch === true && this.partial;
     if (!unconfirmed && !refetchNamed && (isHeld || proven || isPinnedAndLocked(target, locked))) {
-      const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked!, withFiles, config.limits);
-      const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked!.files?.[c.id]);
-      if (state.ok && filesComplete) {
-        if (proven) savedByList++;
-        options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total, fetched: false });
-        // Locked again from the snapshot, which matched its integrity: an id or variables edited
-        // in the lockfile by hand is repaired (what `check` tells to run sync for).
-        const relocked = lockPrompt(target.name, locked!.selector as Selector | null, state.prompt).entry;
-        const entry = relocked.integrity === locked!.integrity ? { ...locked!, ...relocked } : locked!;
-        return { name: target.name, entry, kept: state.prompt };
-      }
+      const kept = await this.keepFromSnapshot(target, locked!, proven);
+      if (kept) return kept;
     }
     const reusable: ReadonlyMap<string, ReusableFile> =
-      withFiles && locked ? await reusableFiles(view, config.snapshotsDir, locked) : new Map();
+      inputs.withFiles && locked ? await reusableFiles(inputs.view, config.snapshotsDir, locked) : new Map();
     try {
-      const fetched = await fetchPrompt(totals.watch(await pool.client()), target.name, target.selector, {
-        withFiles,
+      const fetched = await fetchPrompt(this.totals.watch(await this.pool.client()), target.name, target.selector, {
+        withFiles: inputs.withFiles,
         reusable,
         limits: config.limits,
         apiKey: config.apiKey,
         stager: inputs.stager,
         ...(isHeld ? { exactVersion: exactSelector(locked!.version) } : {}),
       });
-      totals.countPrompt(fetched);
+      this.totals.countPrompt(fetched);
       await inputs.onFetched?.(fetched);
-      options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total, fetched: true });
+      this.progress(target.name, true);
       return { name: target.name, entry: fetched.entry, fetched };
     } catch (error) {
       if (unconfirmed) throw notConfirmed(error, unconfirmed);
-      if (isDraftOnly(error, target, fromList)) {
-        options.onEvent?.({ type: 'prompt', name: target.name, done: ++done, total, fetched: false });
+      if (isDraftOnly(error, target, this.fromList)) {
+        this.progress(target.name, false);
         return { name: target.name, skipped: 'no published version yet' };
       }
-      throw await explainNotFound(error, target, listed);
+      throw await explainNotFound(error, target, () => this.listed());
     }
+  }
+
+  /** The prompt as its snapshot holds it, when the snapshot is intact (and its files, with `withFiles`); else undefined. */
+  private async keepFromSnapshot(target: Target, locked: LockEntry, proven: boolean): Promise<Resolved | undefined> {
+    const { view, withFiles, options } = this.inputs;
+    const { config } = options;
+    const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked, withFiles, config.limits);
+    const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked.files?.[c.id]);
+    if (!state.ok || !filesComplete) return undefined;
+    if (proven) this.savedByList++;
+    this.progress(target.name, false);
+    // Locked again from the snapshot, which matched its integrity: an id or variables edited
+    // in the lockfile by hand is repaired (what `check` tells to run sync for).
+    const relocked = lockPrompt(target.name, locked.selector as Selector | null, state.prompt).entry;
+    const entry = relocked.integrity === locked.integrity ? { ...locked, ...relocked } : locked;
+    return { name: target.name, entry, kept: state.prompt };
   }
 }
 

@@ -1,7 +1,7 @@
 import { type RequestedEntry, selectorFor } from '../config/prompt-entry.js';
 import { ConfigError, ServiceError } from '../errors.js';
 import { basePackageName, parsePackageName, type Selector } from '../package-name.js';
-import type { SyncOptions, Target } from './types.js';
+import type { SyncRunOptions, Target } from './types.js';
 
 function baseName(raw: string): { name: string; selector: Selector | undefined } {
   const parsed = parsePackageName(raw);
@@ -15,7 +15,7 @@ function baseName(raw: string): { name: string; selector: Selector | undefined }
  * The prompts a partial sync (`sync <names…>`) asks for, each at the selector the config requests
  * it at; undefined when no names are given. Needs no list.
  */
-export function namedTargets(entries: readonly RequestedEntry[], options: SyncOptions): Target[] | undefined {
+export function namedTargets(entries: readonly RequestedEntry[], options: SyncRunOptions): Target[] | undefined {
   if (!options.names || options.names.length === 0) return undefined;
   return options.names.map((raw) => {
     const { name, selector } = baseName(raw);

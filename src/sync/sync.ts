@@ -27,9 +27,9 @@ import { resolveFromLockfile } from './resolve-from-lockfile.js';
 import { resolveFromService } from './resolve-from-service.js';
 import { fetchedChanges, planStoreChanges } from './store-changes.js';
 import { storeFilesOf } from './store-files.js';
-import type { FetchedPrompt, LockChanges, PromptChange, ResolvedPrompts, SyncClient, SyncOptions, SyncResult } from './types.js';
+import type { FetchedPrompt, LockChanges, PromptChange, ResolvedPrompts, SyncClient, SyncResult, SyncRunOptions } from './types.js';
 
-export async function sync(options: SyncOptions): Promise<SyncResult> {
+export async function sync(options: SyncRunOptions): Promise<SyncResult> {
   const started = performance.now();
   const { config } = options;
   const withFiles = options.withFiles ?? config.contextFiles;

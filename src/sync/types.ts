@@ -47,7 +47,7 @@ export type SyncEvent =
   | { type: 'phase'; phase: 'list' | 'fetch' | 'write'; total?: number }
   | { type: 'prompt'; name: string; done: number; total: number; fetched: boolean };
 
-export interface SyncOptions {
+export interface SyncRunOptions {
   config: ResolvedConfig;
   /** Opens the service client (sending nothing): once per run, which reads its `concurrency`. */
   connect: () => Promise<SyncClient>;
@@ -74,7 +74,7 @@ export interface Target {
 
 /** What one sync run knows before it fetches: shared by the normal and the frozen path. */
 export interface SyncInputs {
-  options: SyncOptions;
+  options: SyncRunOptions;
   view: StoreView;
   /** The lockfile on disk (empty when there is none). */
   previous: Lockfile;

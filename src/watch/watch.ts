@@ -10,10 +10,11 @@ import { PromptlockError } from '../errors.js';
 import { readLockfile } from '../store/read-store.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
 import { openStoreView } from '../store/store-view.js';
-import { createGenerateCache, generate, generateOptionsFor } from '../sync/generate.js';
+import { changeList } from '../sync/change-list.js';
+import { createGenerateCache, generate, generateOptionsFor, mismatchWarning } from '../sync/generate.js';
 import { storeFilesOf } from '../sync/store-files.js';
 import { sync } from '../sync/sync.js';
-import type { SyncClient, SyncResult } from '../sync/types.js';
+import type { SyncClient } from '../sync/types.js';
 import { pluralise } from '../util/pluralise.js';
 import {
   type BudgetSettings,
@@ -74,15 +75,6 @@ export interface WatchHandle {
 /** How long to wait before regenerating again when another promptlock run holds the store. */
 const BUSY_RETRY_MS = 500;
 
-function describeChanges(result: SyncResult): string {
-  const parts = [
-    ...result.added.map((c) => `+ ${c.name} ${c.to}`),
-    ...result.changed.map((c) => `~ ${c.name} ${c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}`),
-    ...result.removed.map((c) => `- ${c.name}`),
-  ];
-  return parts.join(', ');
-}
-
 function explain(error: unknown): string {
   const hint = error instanceof PromptlockError && error.hint ? ` ${error.hint}` : '';
   return `${(error as Error).message ?? String(error)}${hint}`;
@@ -94,87 +86,129 @@ const pathsOf = (config: ResolvedConfig): WatchedPaths => ({
   snapshotsDir: config.snapshotsDir,
 });
 
+/** Starts watching: the config is loaded first, then files are watched and the service polled. */
 export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
-  const { log } = options;
-  let config = await options.loadConfig();
-  const stats: WatchStats = { polls: 0, requests: 0, checks: 0, listings: 0, syncs: 0, generates: 0 };
-  const upstream: UpstreamState = { robin: new RoundRobin(), listing: undefined };
-  const sent = new RequestWindow();
-  const failing = new Map<string, string>(); // label → the failure last reported
+  const watcher = new Watcher(options, await options.loadConfig());
+  return watcher.start();
+}
+
+/**
+ * One watch session's state: the config it follows, its client, the request window, what failed
+ * last, and the queue that runs one task at a time.
+ */
+class Watcher {
+  readonly stats: WatchStats = { polls: 0, requests: 0, checks: 0, listings: 0, syncs: 0, generates: 0 };
+  private readonly log: WatchLog;
+  private readonly polling: boolean;
+  private readonly upstream: UpstreamState = { robin: new RoundRobin(), listing: undefined };
+  private readonly sent = new RequestWindow();
+  /** label → the failure last reported. */
+  private readonly failing = new Map<string, string>();
   /** What one regeneration keeps for the next: unchanged snapshots are neither decoded nor compiled again. */
-  const reuse = createGenerateCache();
-  let service: { client: SyncClient; key: string } | undefined;
-  let closed = false;
-  let queue: Promise<void> = Promise.resolve();
-  let pollTimer: NodeJS.Timeout | undefined;
-  let busyTimer: NodeJS.Timeout | undefined;
-  const interval = () => options.intervalSeconds ?? config.watchInterval;
-  const display = (file: string) => path.relative(config.rootDir, file) || file;
+  private readonly reuse = createGenerateCache();
+  private service: { client: SyncClient; key: string } | undefined;
+  private files: Awaited<ReturnType<typeof watchFiles>> | undefined;
+  private closed = false;
+  private queue: Promise<void> = Promise.resolve();
+  private pollTimer: NodeJS.Timeout | undefined;
+  private busyTimer: NodeJS.Timeout | undefined;
+  /** The notice that the interval cannot be met is said once. */
+  private budgetSaid = false;
+
+  constructor(
+    private readonly options: WatchOptions,
+    private config: ResolvedConfig,
+  ) {
+    this.log = options.log;
+    this.polling = options.poll !== false;
+  }
+
+  async start(): Promise<WatchHandle> {
+    this.files = await watchFiles(pathsOf(this.config), {
+      debounceMs: this.options.debounceMs ?? 25,
+      onBatch: (batch: FileBatch) => {
+        if (batch.config) void this.enqueue('config reload', () => this.reloadConfig());
+        else void this.enqueue('regenerate', () => this.regenerate(batch.files));
+      },
+      onError: (error) => this.log.warn(`Watching files failed: ${error.message}`),
+    });
+    const files = this.files;
+    const ready = (async () => {
+      await files.ready;
+      await this.enqueue('poll', () => this.poll());
+      await this.enqueue('regenerate', () => this.regenerate([]));
+      this.schedule();
+    })();
+    return { ready, stats: this.stats, close: () => this.close() };
+  }
+
+  private interval(): number {
+    return this.options.intervalSeconds ?? this.config.watchInterval;
+  }
 
   /** One pool for the watcher's whole life, replaced only when a config edit changes the connection. */
-  const connection = async (): Promise<SyncClient> => {
+  private async connection(): Promise<SyncClient> {
+    const { config } = this;
     const key = JSON.stringify([config.baseUrl, config.apiKey ?? '', config.concurrency, config.timeout, config.limits]);
-    if (service?.key !== key) {
-      await service?.client.close();
-      service = undefined;
-      service = { client: await options.connect(config), key };
+    if (this.service?.key !== key) {
+      await this.service?.client.close();
+      this.service = undefined;
+      this.service = { client: await this.options.connect(config), key };
     }
-    return service.client;
-  };
+    return this.service.client;
+  }
 
   /**
    * Runs tasks one at a time. A failure is reported once (the same failure again, poll after poll
    * during an outage, only in --verbose), the last good files stay, and recovery is said.
    */
-  const enqueue = (label: string, task: () => Promise<void>): Promise<void> => {
+  private enqueue(label: string, task: () => Promise<void>): Promise<void> {
     const Label = `${label[0]!.toUpperCase()}${label.slice(1)}`;
-    queue = queue.then(async () => {
-      if (closed) return;
+    this.queue = this.queue.then(async () => {
+      if (this.closed) return;
       try {
         await task();
-        if (failing.delete(label)) log.success(`${Label} works again.`);
+        if (this.failing.delete(label)) this.log.success(`${Label} works again.`);
       } catch (error) {
         const why = explain(error);
-        if (failing.get(label) === why) log.verbose?.(`${Label} failed again: ${why}`);
-        else log.warn(`${Label} failed; keeping the last good files. ${why}`);
-        failing.set(label, why);
+        if (this.failing.get(label) === why) this.log.verbose?.(`${Label} failed again: ${why}`);
+        else this.log.warn(`${Label} failed; keeping the last good files. ${why}`);
+        this.failing.set(label, why);
       }
     });
-    return queue;
-  };
+    return this.queue;
+  }
 
-  const runSync = async (client: SyncClient, names?: string[]) => {
-    const result = await sync({ config, connect: async () => client, ...(names ? { names } : {}) });
-    stats.syncs++;
-    const changes = describeChanges(result);
-    if (changes) log.success(`Synced: ${changes}`);
-  };
+  private async runSync(client: SyncClient, names?: string[]): Promise<void> {
+    const result = await sync({ config: this.config, connect: async () => client, ...(names ? { names } : {}) });
+    this.stats.syncs++;
+    const changes = changeList(result)
+      .map((c) => c.text)
+      .join(', ');
+    if (changes) this.log.success(`Synced: ${changes}`);
+  }
 
-  const polling = options.poll !== false;
-  /** The notice that the interval cannot be met is said once. */
-  let budgetSaid = false;
-
-  const poll = async () => {
-    if (!polling) return;
+  private async poll(): Promise<void> {
+    if (!this.polling) return;
+    const { config, stats, log } = this;
     stats.polls++;
-    const budget = pollBudget({ intervalSeconds: interval(), limitPerMinute: options.limitPerMinute });
-    const allowance = { now: pollAllowance(budget, sent), share: budget.perPoll, room: Math.max(0, budget.perMinute - sent.used()) };
+    const budget = pollBudget({ intervalSeconds: this.interval(), limitPerMinute: this.options.limitPerMinute });
+    const allowance = {
+      now: pollAllowance(budget, this.sent),
+      share: budget.perPoll,
+      room: Math.max(0, budget.perMinute - this.sent.used()),
+    };
     if (allowance.now === 0)
       log.verbose?.(`Poll ${stats.polls}: the request budget (${budget.perMinute}/min) is used up; checking nothing.`);
-    const client = await connection();
+    const client = await this.connection();
     const before = client.stats.requests;
     try {
       const view = await openStoreView(storeFilesOf(config));
       const lockfile = await readLockfile(view, config.lockfilePath);
-      const found = await checkUpstream(client, config, lockfile, upstream, allowance);
+      const found = await checkUpstream(client, config, lockfile, this.upstream, allowance);
       stats.checks += found.checked.length;
       if (found.listed) stats.listings++;
-      const settings = options.settings ?? CLI_BUDGET_SETTINGS;
-      const notice = budgetSaid
-        ? undefined
-        : budgetNotice({ floating: found.floating, intervalSeconds: interval(), limitPerMinute: options.limitPerMinute, settings });
-      if (notice) log.info(notice);
-      budgetSaid ||= notice !== undefined;
+      this.sayBudget(found.floating);
       log.verbose?.(
         `Poll ${stats.polls}: ${found.listed ? 'listed, ' : ''}checked ${found.checked.length}, changed ${found.changed.length}.`,
       );
@@ -182,105 +216,92 @@ export async function startWatch(options: WatchOptions): Promise<WatchHandle> {
       const left = Math.max(0, allowance.now - (client.stats.requests - before));
       const observed = pollClient({ service: client, observed: found.observed, config, view, lockfile });
       // A full sync also prunes vanished prompts; it fits when every new prompt fits the budget.
-      if (found.complete && found.pending.length <= left) return await runSync(observed);
+      if (found.complete && found.pending.length <= left) return await this.runSync(observed);
       const now = found.pending.slice(0, left);
       const later = found.pending.length - now.length;
       if (later > 0)
         log.info(
           `${later} more new ${later === 1 ? 'prompt waits' : 'prompts wait'} for the next polls (request budget; \`promptlock sync\` fetches all at once).`,
         );
-      if (found.changed.length + now.length > 0) await runSync(observed, [...found.changed, ...now]);
+      if (found.changed.length + now.length > 0) await this.runSync(observed, [...found.changed, ...now]);
     } finally {
       const used = client.stats.requests - before;
-      sent.record(used);
+      this.sent.record(used);
       stats.requests += used;
     }
-  };
+  }
+
+  /** Says once when the interval cannot be met for this many floating prompts. */
+  private sayBudget(floating: number): void {
+    if (this.budgetSaid) return;
+    const settings = this.options.settings ?? CLI_BUDGET_SETTINGS;
+    const notice = budgetNotice({ floating, intervalSeconds: this.interval(), limitPerMinute: this.options.limitPerMinute, settings });
+    if (notice) this.log.info(notice);
+    this.budgetSaid = notice !== undefined;
+  }
 
   /** Takes the run lock, or returns undefined when another promptlock run holds the store. */
-  const tryRunLock = async (): Promise<RunLock | undefined> => {
+  private async tryRunLock(): Promise<RunLock | undefined> {
     try {
-      return await acquireRunLock(config.rootDir, 'watch');
+      return await acquireRunLock(this.config.rootDir, 'watch');
     } catch (error) {
       if (error instanceof PromptlockError) return undefined;
       throw error;
     }
-  };
+  }
 
-  const regenerate = async (files: readonly string[]) => {
-    const lock = await tryRunLock();
+  private async regenerate(files: readonly string[]): Promise<void> {
+    const lock = await this.tryRunLock();
     if (!lock) {
       // Another run is writing the store; its writes bring new events, and this retry covers the rest.
-      clearTimeout(busyTimer);
-      busyTimer = setTimeout(() => void enqueue('regenerate', () => regenerate(files)), BUSY_RETRY_MS);
+      clearTimeout(this.busyTimer);
+      this.busyTimer = setTimeout(() => void this.enqueue('regenerate', () => this.regenerate(files)), BUSY_RETRY_MS);
       return;
     }
+    const { config } = this;
     try {
-      const result = await generate({ ...generateOptionsFor(config), force: true, cache: reuse });
-      stats.generates++;
-      if (result.written) log.success(`Regenerated ${display(result.outputPath)} (${pluralise(result.count, 'prompt')})`);
-      for (const name of await editedSnapshots(config, files)) {
-        log.warn(
-          `The snapshot of ${name} no longer matches the lockfile (edited by hand?). The module follows it, as \`promptlock generate\` does; ` +
-            '`promptlock check` reports it until the edit is reverted or `promptlock sync` fetches the prompt again.',
+      const result = await generate({ ...generateOptionsFor(config), force: true, cache: this.reuse });
+      this.stats.generates++;
+      if (result.written) {
+        this.log.success(
+          `Regenerated ${path.relative(config.rootDir, result.outputPath) || result.outputPath} (${pluralise(result.count, 'prompt')})`,
         );
       }
+      for (const name of await editedSnapshots(config, files)) this.log.warn(mismatchWarning(name));
     } finally {
       await lock.release();
     }
-  };
+  }
 
-  const reloadConfig = async () => {
+  private async reloadConfig(): Promise<void> {
     let next: ResolvedConfig;
     try {
-      next = await options.loadConfig();
+      next = await this.options.loadConfig();
     } catch (error) {
-      log.warn(`The edited config is not valid; keeping the last good config until it is fixed. ${explain(error)}`);
+      this.log.warn(`The edited config is not valid; keeping the last good config until it is fixed. ${explain(error)}`);
       return;
     }
-    config = next;
-    files.update(pathsOf(config));
-    upstream.listing = undefined; // the config may ask for other workspaces: list again
-    log.info(polling ? 'Config changed: syncing what it asks for.' : 'Config changed: regenerating.');
-    await poll();
-    await regenerate([]);
-  };
+    this.config = next;
+    this.files?.update(pathsOf(next));
+    this.upstream.listing = undefined; // the config may ask for other workspaces: list again
+    this.log.info(this.polling ? 'Config changed: syncing what it asks for.' : 'Config changed: regenerating.');
+    await this.poll();
+    await this.regenerate([]);
+  }
 
-  const onBatch = (batch: FileBatch) => {
-    if (batch.config) void enqueue('config reload', reloadConfig);
-    else void enqueue('regenerate', () => regenerate(batch.files));
-  };
+  private schedule(): void {
+    if (this.closed || !this.polling) return;
+    this.pollTimer = setTimeout(() => void this.enqueue('poll', () => this.poll()).then(() => this.schedule()), this.interval() * 1000);
+  }
 
-  const files = await watchFiles(pathsOf(config), {
-    debounceMs: options.debounceMs ?? 25,
-    onBatch,
-    onError: (error) => log.warn(`Watching files failed: ${error.message}`),
-  });
-
-  const schedule = () => {
-    if (closed || !polling) return;
-    pollTimer = setTimeout(() => void enqueue('poll', poll).then(schedule), interval() * 1000);
-  };
-
-  const ready = (async () => {
-    await files.ready;
-    await enqueue('poll', poll);
-    await enqueue('regenerate', () => regenerate([]));
-    schedule();
-  })();
-
-  return {
-    ready,
-    stats,
-    async close() {
-      if (closed) return;
-      closed = true;
-      clearTimeout(pollTimer);
-      clearTimeout(busyTimer);
-      await files.close();
-      // A run in progress finishes (its writes are one transaction either way); none starts after.
-      await queue;
-      await service?.client.close();
-    },
-  };
+  /** Stops watching and polling; a run in progress finishes (its writes are one transaction either way), none starts after. */
+  private async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.pollTimer);
+    clearTimeout(this.busyTimer);
+    await this.files?.close();
+    await this.queue;
+    await this.service?.client.close();
+  }
 }

@@ -14,7 +14,7 @@ import type { SyncClient } from '../sync/types.js';
 import { findWorkspace, type Workspace, type WorkspaceApp } from './find-apps.js';
 import { createSharedClients, type OpenClient } from './shared-client.js';
 
-type AppOutcome<T> = { app: WorkspaceApp; ok: true; value: T } | { app: WorkspaceApp; ok: false; error: unknown };
+export type AppOutcome<T> = { app: WorkspaceApp; ok: true; value: T } | { app: WorkspaceApp; ok: false; error: unknown };
 
 export interface RunWorkspaceOptions<T> {
   /** Where the search for the workspace root starts (upward). */

@@ -79,7 +79,7 @@ describe('promptlock watch (built CLI)', () => {
     const mark = proc.stderr().length;
     await writeFile(file, `${JSON.stringify(snapshot, null, 2)}\n`);
     await waitUntil('the edit in the module', async () => (await read(dir, MODULE)).includes('EDITED-BY-HAND'));
-    await proc.waitFor(/snapshot of @bulk\/prompt-0001 no longer matches the lockfile/, mark);
+    await proc.waitFor(/snapshot of @bulk\/prompt-0001 does not match the lockfile/, mark);
     expect(proc.stderr().slice(mark)).toMatch(/Regenerated src\/generated\/prompts\.ts \(3 prompts\)/);
 
     // The module is exactly what `generate` builds from these files.

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import type { ResolvedConfig } from '../../config/types.js';
-import type { CheckResult, SyncClient } from '../../sync/types.js';
+import type { CheckResult } from '../../library.js';
+import type { SyncClient } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
 import { action, type CliRuntime } from '../action.js';
 import type { CommandContext } from '../context.js';
@@ -24,9 +25,8 @@ export function registerCheck(program: Command, runtime: CliRuntime): void {
           const { runRecursive } = await import('./run-recursive.js');
           return runRecursive(ctx, 'check', (appCtx, config, connect) => checkProject(appCtx, config, connect, opts));
         }
-        const [{ connector }, { loadCommandConfig }] = await Promise.all([import('../connect.js'), import('../load-command-config.js')]);
-        const config = await loadCommandConfig(ctx);
-        return checkProject(ctx, config, connector(ctx, config), opts);
+        const [{ loadProject }, { callerOf, projectOf }] = await Promise.all([import('../../library.js'), import('../caller.js')]);
+        return checkProject(ctx, await loadProject(projectOf(ctx), callerOf(ctx)), undefined, opts);
       }),
     );
 }
@@ -41,11 +41,15 @@ interface CheckFlags {
 async function checkProject(
   ctx: CommandContext,
   config: ResolvedConfig,
-  connect: () => Promise<SyncClient>,
+  connect: (() => Promise<SyncClient>) | undefined,
   opts: CheckFlags,
 ): Promise<number> {
-  const { check, describeProblem } = await import('../../sync/check.js');
-  const result = await check({ config, remote: Boolean(opts.remote), connect, typecheck: opts.typecheck });
+  const [{ check }, { describeProblem }, { callerOf }] = await Promise.all([
+    import('../../library.js'),
+    import('../../sync/check.js'),
+    import('../caller.js'),
+  ]);
+  const result = await check({ remote: opts.remote, typecheck: opts.typecheck }, { ...callerOf(ctx), config, connect });
   const lines = result.problems.map(describeProblem);
   if (ctx.globals.json) {
     // `problems`: the lines as printed; `details`: the same problems as { code, subject, message, fix }.

@@ -1,7 +1,5 @@
 import { type Command, Option } from 'commander';
-import type { ResolvedConfig } from '../../config/types.js';
-import { diffNameFilter } from '../../library.js';
-import type { SyncClient } from '../../sync/types.js';
+import type { Caller } from '../../library.js';
 import { action, type CliRuntime } from '../action.js';
 import type { CommandContext } from '../context.js';
 
@@ -30,12 +28,12 @@ export function registerDiff(program: Command, runtime: CliRuntime): void {
           const { runRecursive, rejectNames } = await import('./run-recursive.js');
           rejectNames(names);
           return withChanges(
-            await runRecursive(ctx, 'diff', (appCtx, config, connect) => counted(diffProject(appCtx, config, connect, [], opts.format))),
+            await runRecursive(ctx, 'diff', (appCtx, config, connect) =>
+              counted(diffProject(appCtx, [], opts.format, { config, connect })),
+            ),
           );
         }
-        const [{ connector }, { loadCommandConfig }] = await Promise.all([import('../connect.js'), import('../load-command-config.js')]);
-        const config = await loadCommandConfig(ctx);
-        return withChanges(await counted(diffProject(ctx, config, connector(ctx, config), names, opts.format)));
+        return withChanges(await counted(diffProject(ctx, names, opts.format)));
       }),
     );
 }
@@ -43,17 +41,16 @@ export function registerDiff(program: Command, runtime: CliRuntime): void {
 /** Prints what sync would change in one project; returns how many prompts would change. */
 async function diffProject(
   ctx: CommandContext,
-  config: ResolvedConfig,
-  connect: () => Promise<SyncClient>,
   names: string[],
   format: 'text' | 'markdown',
+  app: Pick<Caller, 'config' | 'connect'> = {},
 ): Promise<number> {
-  const [{ diffPrompts, formatDiffMarkdown, formatDiffText }, { sync }] = await Promise.all([
+  const [{ diff }, { formatDiffText }, { callerOf, projectOf }] = await Promise.all([
+    import('../../library.js'),
     import('../../sync/diff-prompts.js'),
-    import('../../sync/sync.js'),
+    import('../caller.js'),
   ]);
-  const result = await sync({ config, connect, dryRun: true, ...(names.length ? { names } : {}) });
-  const diffs = diffPrompts(result.before, result.after, diffNameFilter(names));
+  const { changes: diffs, markdown } = await diff({ ...projectOf(ctx), names }, { ...callerOf(ctx), ...app });
   if (ctx.globals.json) {
     ctx.logger.json({ command: 'diff', changes: diffs });
     return diffs.length;
@@ -61,7 +58,7 @@ async function diffProject(
   const { colors } = ctx.logger;
   ctx.logger.result(
     format === 'markdown'
-      ? formatDiffMarkdown(diffs)
+      ? markdown
       : formatDiffText(diffs, (kind, text) =>
           kind === 'add' ? colors.green(text) : kind === 'del' ? colors.red(text) : kind === 'hunk' ? colors.cyan(text) : colors.bold(text),
         ),

@@ -7,13 +7,14 @@
 import type { ConfigConflictResolution } from '../../config/edit/resolve-conflict.js';
 import type { ResolvedConfig } from '../../config/types.js';
 import { ConfigError } from '../../errors.js';
+import { eachApp } from '../../library.js';
 import type { SyncClient } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
 import type { WorkspaceApp } from '../../workspace/find-apps.js';
-import { connector } from '../connect.js';
+import type { AppOutcome } from '../../workspace/run-workspace.js';
+import { callerOf, describeConflictResolution } from '../caller.js';
 import type { CommandContext } from '../context.js';
 import { jsonFailure, reportError } from '../format-error.js';
-import { describeConflictResolution } from '../load-command-config.js';
 import type { Logger } from '../logger.js';
 
 /** One app's run of the command: prints through `ctx` and returns its exit code. */
@@ -25,13 +26,11 @@ export async function runRecursive(ctx: CommandContext, command: string, runApp:
       hint: 'Leave out --config, or leave out --recursive to run one project.',
     });
   }
-  const { runWorkspace } = await import('../../workspace/run-workspace.js');
   const { colors } = ctx.logger;
   const results: Array<{ app: WorkspaceApp; exitCode: number; json?: unknown }> = [];
-  const run = await runWorkspace({
+  const each = {
     cwd: ctx.io.cwd,
     env: ctx.io.env,
-    open: (config) => connector(ctx, config)(),
     // sync resolves an app's config conflicted inside its prompts list, as it does for one project.
     ...(command.startsWith('sync')
       ? {
@@ -39,20 +38,9 @@ export async function runRecursive(ctx: CommandContext, command: string, runApp:
             ctx.logger.warn(`${app.name}: ${describeConflictResolution(r, ctx.io.cwd)}`),
         }
       : {}),
-    onApp: (app) => ctx.logger.info(`${colors.bold(app.name)} ${colors.dim(`(${app.relativeDir})`)}`),
-    run: async (app, config, connect) => {
-      // A key from this app's .env files is as secret as one from the environment.
-      ctx.logger.addSecret(config.apiKey);
-      let json: unknown;
-      const appCtx = appContext(ctx, app, (value) => (json = value));
-      try {
-        return { exitCode: await runApp(appCtx, config, connect), json };
-      } catch (error) {
-        return failure(appCtx.logger, error);
-      }
-    },
+    onApp: (app: WorkspaceApp) => ctx.logger.info(`${colors.bold(app.name)} ${colors.dim(`(${app.relativeDir})`)}`),
     // Failed before it ran (its config): reported under its heading all the same.
-    onOutcome: (outcome) =>
+    onOutcome: (outcome: AppOutcome<{ exitCode: number; json: unknown }>) =>
       results.push({
         app: outcome.app,
         ...(outcome.ok
@@ -62,6 +50,17 @@ export async function runRecursive(ctx: CommandContext, command: string, runApp:
               outcome.error,
             )),
       }),
+  };
+  const run = await eachApp(each, callerOf(ctx), async (app, config, connect) => {
+    // A key from this app's .env files is as secret as one from the environment.
+    ctx.logger.addSecret(config.apiKey);
+    let json: unknown;
+    const appCtx = appContext(ctx, app, (value) => (json = value));
+    try {
+      return { exitCode: await runApp(appCtx, config, connect), json };
+    } catch (error) {
+      return failure(appCtx.logger, error);
+    }
   });
   function failure(logger: Logger, error: unknown) {
     const exitCode = reportError(error, logger, ctx.globals.verbose);

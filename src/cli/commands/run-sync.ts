@@ -2,16 +2,16 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/types.js';
 import { ConfigError } from '../../errors.js';
+import { loadProject, sync } from '../../library.js';
 import { apiKeyFromEnv, redact } from '../../secrets.js';
 import type { MergeDecision } from '../../store/lockfile-merge.js';
 import { describeBreaking } from '../../sync/breaking-change.js';
+import { changeList } from '../../sync/change-list.js';
 import type { PullRequestReport } from '../../sync/pull-request-report.js';
-import { sync } from '../../sync/sync.js';
 import type { SyncClient, SyncResult } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
-import { connector } from '../connect.js';
+import { callerOf, describeConflictResolution, projectOf } from '../caller.js';
 import type { CommandContext } from '../context.js';
-import { loadCommandConfig } from '../load-command-config.js';
 import { createProgress } from '../progress.js';
 
 export interface SyncCommandOptions {
@@ -105,30 +105,34 @@ export async function runSyncCommand(ctx: CommandContext, options: SyncCommandOp
       syncProject(appCtx, config, connect, options),
     );
   }
-  const config = await loadCommandConfig(ctx, { resolveConflict: true });
-  return syncProject(ctx, config, connector(ctx, config), options);
+  const config = await loadProject(projectOf(ctx), {
+    ...callerOf(ctx),
+    onConflictResolved: (resolution) => ctx.logger.warn(describeConflictResolution(resolution, ctx.io.cwd)),
+  });
+  return syncProject(ctx, config, undefined, options);
 }
 
 async function syncProject(
   ctx: CommandContext,
   config: ResolvedConfig,
-  connect: () => Promise<SyncClient>,
+  connect: (() => Promise<SyncClient>) | undefined,
   options: SyncCommandOptions,
 ): Promise<number> {
   // `--frozen` fetches only what is missing on disk: it verifies every prompt, it fetches few or none.
   const progress = await createProgress(ctx, options.frozen ? 'Verifying' : 'Fetching');
   let result: SyncResult;
   try {
-    result = await sync({
-      config,
-      connect,
-      ...(options.names ? { names: options.names } : {}),
-      frozen: Boolean(options.frozen),
-      ...(options.withFiles ? { withFiles: true } : {}),
-      ...(options.renameExports ? { renameExports: true } : {}),
-      ...(options.refetch ? { refetch: true } : {}),
-      onEvent: progress.onEvent,
-    });
+    result = await sync(
+      {
+        names: options.names,
+        frozen: options.frozen,
+        withFiles: options.withFiles || undefined,
+        renameExports: options.renameExports,
+        refetch: options.refetch,
+        onEvent: progress.onEvent,
+      },
+      { ...callerOf(ctx), config, connect },
+    );
   } finally {
     progress.stop();
   }
@@ -166,14 +170,9 @@ async function syncProject(
   // Breaking changes first, marked as `diff` marks them: callers of these functions no longer compile.
   const breaking = new Map(result.breaking.map((b) => [b.name, b.change]));
   const mark = (name: string) => (breaking.has(name) ? `  ${colors.red('BREAKING')}` : '');
-  const lines: Array<{ name: string; line: string }> = [
-    ...result.added.map((c) => ({ name: c.name, line: `  ${colors.green('+')} ${c.name}  ${c.to}` })),
-    ...result.changed.map((c) => ({
-      name: c.name,
-      line: `  ${colors.yellow('~')} ${c.name}  ${c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}${mark(c.name)}`,
-    })),
-    ...result.removed.map((c) => ({ name: c.name, line: `  ${colors.red('-')} ${c.name}${mark(c.name)}` })),
-  ];
+  const sign = (kind: string, text: string) =>
+    kind === 'added' ? colors.green(text) : kind === 'changed' ? colors.yellow(text) : colors.red(text);
+  const lines = changeList(result, { sign, gap: '  ' }).map(({ name, text }) => ({ name, line: `  ${text}${mark(name)}` }));
   for (const { name, line } of [...lines.filter((l) => breaking.has(l.name)), ...lines.filter((l) => !breaking.has(l.name))]) {
     ctx.logger.info(line);
     const change = breaking.get(name);

@@ -2,9 +2,6 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { firstSignal } from '../../util/first-signal.js';
 import { action, type CliRuntime } from '../action.js';
 
-/** Retries of one request in watch mode (a one-off sync uses the client's default of 5). */
-const WATCH_RETRIES = 2;
-
 function atLeast(label: string, min: number) {
   return (value: string) => {
     const n = Number(value);
@@ -28,20 +25,13 @@ export function registerWatch(program: Command, runtime: CliRuntime): void {
         // Handlers go in first: a Ctrl-C during the first sync still stops cleanly, with code 0.
         const stop = firstSignal();
         try {
-          const [{ startWatch }, { connector }, { loadCommandConfig }] = await Promise.all([
-            import('../../watch/watch.js'),
-            import('../connect.js'),
-            import('../load-command-config.js'),
-          ]);
-          const handle = await startWatch({
-            loadConfig: () => loadCommandConfig(ctx),
-            // Fewer retries than a one-off sync: the next poll is the retry, and a long backoff
-            // would hold file events back and spend the request budget on an outage.
-            connect: (config) => connector(ctx, config, { retries: WATCH_RETRIES })(),
+          const [{ watch }, { callerOf, projectOf }] = await Promise.all([import('../../library.js'), import('../caller.js')]);
+          const settings = {
             log: ctx.logger,
             ...(opts.interval ? { intervalSeconds: opts.interval } : {}),
             ...(opts.rateLimit ? { limitPerMinute: opts.rateLimit } : {}),
-          });
+          };
+          const handle = await watch(projectOf(ctx), settings, callerOf(ctx));
           const first = await Promise.race([handle.ready.then(() => undefined), stop.signal]);
           if (!first) ctx.logger.info('Watching for changes (Ctrl-C to stop)…');
           const signal = first ?? (await stop.signal);

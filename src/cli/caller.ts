@@ -1,28 +1,27 @@
 import path from 'node:path';
 import type { ConfigConflictResolution } from '../config/edit/resolve-conflict.js';
-import { loadConfig } from '../config/index.js';
-import type { ResolvedConfig } from '../config/types.js';
+import type { Caller, ProjectOptions } from '../library.js';
 import { pluralise } from '../util/pluralise.js';
 import type { CommandContext } from './context.js';
 
+/** The project a command runs in: `--config` if given, else searched from the working directory. */
+export function projectOf(ctx: CommandContext): ProjectOptions {
+  return { cwd: ctx.io.cwd, config: ctx.globals.config, env: ctx.io.env };
+}
+
 /**
- * The config for a command: `--config` if given, else searched from the working directory.
- * `resolveConflict` (sync): git conflict markers inside the prompts list are resolved, and said.
+ * How a command calls the library: a key from the project's .env files is masked like one from the
+ * environment, notices and warnings are printed, the client's retries and waits go to --verbose.
  */
-export async function loadCommandConfig(ctx: CommandContext, options: { resolveConflict?: boolean } = {}): Promise<ResolvedConfig> {
-  const config = await loadConfig({
-    cwd: ctx.io.cwd,
-    configPath: ctx.globals.config,
-    env: ctx.io.env,
-    ...(options.resolveConflict
-      ? {
-          onConflictResolved: (resolution) => ctx.logger.warn(describeConflictResolution(resolution, ctx.io.cwd)),
-        }
-      : {}),
-  });
-  // A key from the project's .env files is as secret as one from the environment.
-  ctx.logger.addSecret(config.apiKey);
-  return config;
+export function callerOf(ctx: CommandContext): Caller {
+  return {
+    onConfig: (config) => ctx.logger.addSecret(config.apiKey),
+    onEvent: (event) => {
+      if (event.type === 'info') ctx.logger.info(event.message);
+      else if (event.type === 'warn') ctx.logger.warn(event.message);
+      else if (event.type === 'service') ctx.logger.verbose(`service: ${JSON.stringify(event.event)}`);
+    },
+  };
 }
 
 /** What sync says (on stderr, even with --json: stdout carries the one summary) after resolving a conflicted config. */
