@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
+import { type ServeProcess, startServe } from '../helpers/serve-process.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
-import { type ServeProcess, startServe } from './serve-process.js';
 
 const NAMES = Array.from({ length: 6 }, (_, i) => `@bulk/prompt-${String(i).padStart(4, '0')}`);
 const SERVER_KEY = 'sk_live_' + 'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2H1g0F9e8';

@@ -5,8 +5,8 @@
  */
 import { beforeAll, expect, it } from 'vitest';
 import { disposables } from '../helpers/disposables.js';
-import { type HostileService, startHostileService } from './hostile-service.js';
-import { cli } from './shared.js';
+import { type HostileService, startHostileService } from '../helpers/hostile-service.js';
+import { cli } from '../helpers/valid-prompt.js';
 
 const { project, defer } = disposables();
 let service: HostileService;

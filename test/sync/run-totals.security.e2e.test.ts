@@ -12,9 +12,9 @@ import { DEFAULT_LIMITS } from '../../src/limits.js';
 import type { Prompt } from '../../src/types.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { hostileService, json } from '../helpers/hostile-network.js';
 import { storeTree } from '../helpers/project.js';
 import { generatedPrompt } from '../helpers/served-folder.js';
-import { hostileService, json } from '../security/hostile-network.js';
 
 const { project } = disposables();
 const KEY = `sk_live_${'TotalsKey'.padEnd(38, 't')}wxyz`;

@@ -1,6 +1,6 @@
 /** What the security test files share: a valid prompt as a service answers it, and the CLI with a key. */
 import type { Prompt } from '../../src/types.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runBuiltCli } from './cli.js';
 
 /** Not a real key: what the hostile service may echo. */
 export const KEY = 'sk_live_SecurityTestKey00000000000wxyz';

@@ -9,8 +9,8 @@ import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { caught } from '../api/helpers.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { hostileService, json } from '../helpers/hostile-network.js';
 import { storeTree } from '../helpers/project.js';
-import { hostileService, json } from './hostile-network.js';
 
 const { project } = disposables();
 

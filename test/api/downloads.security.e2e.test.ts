@@ -17,8 +17,8 @@ import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { caught } from '../api/helpers.js';
 import { BIN, runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { ACME_NAME, acmePrompt, hostileService, json } from '../helpers/hostile-network.js';
 import { storeTree } from '../helpers/project.js';
-import { ACME_NAME, acmePrompt, hostileService, json } from './hostile-network.js';
 
 const { project } = disposables();
 const KEY = `sk_live_${'DownloadKey'.padEnd(38, 'q')}wxyz`;

@@ -12,8 +12,8 @@ import { loadConfig } from '../../src/config/index.js';
 import promptlock from '../../src/plugin/vite.js';
 import { sync } from '../../src/sync/sync.js';
 import { disposables } from '../helpers/disposables.js';
+import { ACME_NAME, acmePrompt, hostileService, json, TERMINAL_CONTROLS } from '../helpers/hostile-network.js';
 import { removeDir } from '../helpers/project.js';
-import { ACME_NAME, acmePrompt, hostileService, json, TERMINAL_CONTROLS } from '../security/hostile-network.js';
 import { waitUntil } from '../watch/helpers.js';
 import { MODULE, makeApp } from './app.js';
 

@@ -19,7 +19,7 @@ import type { Prompt } from '../../src/types.js';
 import { importModule } from '../codegen/helpers.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
-import { type HostileService, startHostileService } from './hostile-service.js';
+import { type HostileService, startHostileService } from '../helpers/hostile-service.js';
 
 /** Closes a comment, runs code, opens a string template, breaks lines and HTML: all at once. */
 const PAYLOAD = 'v1 */ globalThis.pwned=1; /* \u2028 \u2029 ${globalThis.pwned=2} ` </script> " \' \\ \n // end';

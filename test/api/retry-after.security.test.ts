@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, rateLimitedWait, retryAfterMs } from '../../src/api/backoff.js';
 import { type ClientEvent, createClient } from '../../src/api/index.js';
-import { ACME_NAME, acmePrompt, hostileService, json } from './hostile-network.js';
+import { ACME_NAME, acmePrompt, hostileService, json } from '../helpers/hostile-network.js';
 
 const now = Date.parse('2026-01-01T00:00:00Z');
 const half = () => 0.5;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
-import { type ServeProcess, startServe } from './serve-process.js';
+import { type ServeProcess, startServe } from '../helpers/serve-process.js';
 
 const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
 const dirs: string[] = [];

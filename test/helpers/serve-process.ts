@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll } from 'vitest';
-import { BIN } from '../helpers/cli.js';
+import { BIN } from './cli.js';
 
 export interface ServeProcess {
   url: string;

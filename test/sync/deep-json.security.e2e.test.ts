@@ -10,8 +10,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { encodeLockfile } from '../../src/store/lockfile-format.js';
 import { lockPrompt } from '../../src/sync/fetch-prompt.js';
 import { disposables } from '../helpers/disposables.js';
-import { type HostileService, startHostileService } from './hostile-service.js';
-import { cli, validPrompt } from './shared.js';
+import { type HostileService, startHostileService } from '../helpers/hostile-service.js';
+import { cli, validPrompt } from '../helpers/valid-prompt.js';
 
 const { project, defer } = disposables();
 let service: HostileService;

@@ -1,7 +1,7 @@
 /**
  * Finding 17: `{{__proto__}}` type-checked but threw "missing variable" at run time, because an
  * object literal's `__proto__` sets the prototype. Such a name is refused (at sync and at
- * generate: test/security/injection.test.ts), and the names of `Object.prototype` that an object
+ * generate: test/codegen/injection.security.e2e.test.ts), and the names of `Object.prototype` that an object
  * literal does set as own properties (`constructor`, `toString`…) type-check and render.
  */
 import { expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { generateModule } from '../../src/codegen/index.js';
 import { promptProblem } from '../../src/prompt-grammar.js';
 import { lockPrompt } from '../../src/sync/fetch-prompt.js';
 import { compileStrict, importModule, tempDir } from '../codegen/helpers.js';
-import { validPrompt } from './shared.js';
+import { validPrompt } from '../helpers/valid-prompt.js';
 
 it('refuses {{__proto__}} in any text, with a message that says why', () => {
   for (const field of ['content', 'systemPrompt', 'critiquePrompt'] as const) {

@@ -11,8 +11,8 @@ import { afterAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import { BIN, runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
+import { startServe } from '../helpers/serve-process.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
-import { startServe } from './serve-process.js';
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { afterAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { removeDir } from '../helpers/project.js';
-import { startServe } from './serve-process.js';
+import { startServe } from '../helpers/serve-process.js';
 
 const dirs: string[] = [];
 afterAll(async () => {

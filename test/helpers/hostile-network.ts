@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { afterAll } from 'vitest';
 import type { Prompt } from '../../src/types.js';
-import { generatedPrompt } from '../helpers/served-folder.js';
+import { generatedPrompt } from './served-folder.js';
 
 interface Seen {
   method: string;

@@ -12,7 +12,7 @@ import { createLogger } from '../../src/cli/logger.js';
 import { terminalJson, terminalText } from '../../src/terminal-text.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
-import { ACME_NAME, acmePrompt, hostileService, json, TERMINAL_CONTROLS } from './hostile-network.js';
+import { ACME_NAME, acmePrompt, hostileService, json, TERMINAL_CONTROLS } from '../helpers/hostile-network.js';
 
 const { project, defer } = disposables();
 

@@ -12,7 +12,7 @@ import { encodeSnapshot } from '../../src/store/snapshot-format.js';
 import type { Prompt } from '../../src/types.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
-import { type ServeProcess, startServe } from './serve-process.js';
+import { type ServeProcess, startServe } from '../helpers/serve-process.js';
 
 function prompt(pkg: string, version: number, content: string, time: number): Prompt {
   return {

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { maskKey } from '../../src/secrets.js';
 import { disposables } from '../helpers/disposables.js';
+import { type HostileService, startHostileService } from '../helpers/hostile-service.js';
 import { allText } from '../helpers/project.js';
-import { type HostileService, startHostileService } from './hostile-service.js';
-import { cli, KEY, validPrompt } from './shared.js';
+import { cli, KEY, validPrompt } from '../helpers/valid-prompt.js';
 
 const { project, defer } = disposables();
 let service: HostileService;

@@ -22,9 +22,9 @@ import { targetsOf } from '../../src/sync/resolve-targets.js';
 import type { SyncEvent } from '../../src/sync/types.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { hostileService, json } from '../helpers/hostile-network.js';
 import { copyDir, storeTree } from '../helpers/project.js';
 import { generatedPrompt, writeServedFolder } from '../helpers/served-folder.js';
-import { hostileService, json } from '../security/hostile-network.js';
 
 const COUNT = 450; // 5 pages of at most 100 (the service's largest page)
 const PAGES = 5;
