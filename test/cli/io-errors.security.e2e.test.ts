@@ -45,8 +45,8 @@ describe('disk failures are named by path and cause', () => {
     const error = await readFile(path.join(dir, 'a-file/inside.json')).catch((e: unknown) => e);
     const memory = memoryIO();
     const logger = createLogger({
-      stdout: memory.io.stdout,
-      stderr: memory.io.stderr,
+      stdout: memory.stdout,
+      stderr: memory.stderr,
       quiet: false,
       verbose: false,
       color: false,

@@ -110,16 +110,16 @@ describe('flag errors (exit 2, nothing started)', () => {
     ['a missing folder', ['--dir', 'no/such/folder'], /does not exist/],
   ];
   it.each(cases)('%s', async (_name, args, message) => {
-    const { io: cliIo, err } = io();
+    const cliIo = io();
     const code = await runCli(['serve', '--port', '0', ...args], cliIo);
     expect(code).toBe(2);
-    expect(err()).toMatch(message);
+    expect(cliIo.err()).toMatch(message);
     expect(process.listenerCount('SIGTERM')).toBeLessThanOrEqual(1);
   });
 
   it('refuses an unknown --envelope through commander', async () => {
-    const { io: cliIo, err } = io();
+    const cliIo = io();
     expect(await runCli(['serve', '--envelope', 'both'], cliIo)).toBe(2);
-    expect(err()).toContain("argument 'both' is invalid");
+    expect(cliIo.err()).toContain("argument 'both' is invalid");
   });
 });
