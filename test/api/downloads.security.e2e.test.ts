@@ -5,7 +5,6 @@
  * goes to the download host.
  */
 
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
@@ -15,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type ClientEvent, createClient } from '../../src/api/index.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { caught } from '../api/helpers.js';
-import { BIN, runBuiltCli } from '../helpers/cli.js';
+import { runBuiltCli, startBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { ACME_NAME, acmePrompt, hostileService, json } from '../helpers/hostile-network.js';
 import { storeTree } from '../helpers/project.js';
@@ -326,13 +325,9 @@ describe('context files stream to disk', () => {
     const before = await storeTree(dir);
     state.revision = 2;
     state.hold = true;
-    const child = spawn(process.execPath, [BIN, 'sync'], {
-      cwd: dir,
-      env: { ...process.env, PROMPTLOCK_API_KEY: KEY, CI: 'true' },
-      stdio: 'ignore',
-    });
+    const child = startBuiltCli(['sync'], { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } });
     let gone = false;
-    const exited = new Promise((resolve) => child.on('exit', resolve)).then(() => (gone = true));
+    const exited = child.exited.then(() => (gone = true));
     try {
       // Until the partial file holds the half the service sent (bounded: the test's own timeout).
       while (!gone) {
@@ -343,7 +338,7 @@ describe('context files stream to disk', () => {
       }
       expect(gone).toBe(false); // it was killed, it did not finish
     } finally {
-      if (!gone) process.kill(child.pid!, 'SIGKILL');
+      await child.stop('SIGKILL');
       await exited;
     }
     expect(await storeTree(dir)).toEqual(before);

@@ -14,7 +14,7 @@ import { sync } from '../../src/sync/sync.js';
 import { disposables } from '../helpers/disposables.js';
 import { ACME_NAME, acmePrompt, hostileService, json, TERMINAL_CONTROLS } from '../helpers/hostile-network.js';
 import { removeDir } from '../helpers/project.js';
-import { waitUntil } from '../watch/helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { MODULE, makeApp } from './app.js';
 
 const use = disposables();

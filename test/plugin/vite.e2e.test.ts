@@ -18,7 +18,7 @@ import { sync } from '../../src/sync/sync.js';
 import { disposables } from '../helpers/disposables.js';
 import { removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
-import { waitUntil } from '../watch/helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { exampleTexts, MODULE, makeApp } from './app.js';
 
 const use = disposables();

@@ -6,9 +6,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runBuiltCli, type ServeProcess, startServe } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
-import { type ServeProcess, startServe } from '../helpers/serve-process.js';
 
 const WORKSPACE = path.resolve(import.meta.dirname, '../../examples/workspace');
 const auth = { authorization: `Bearer ${LOCAL_TEST_KEY}` };

@@ -3,47 +3,16 @@
  * stopped by PID with SIGTERM/SIGINT; and flag errors through `runCli` in-process.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
+import { startServe } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/memory-io.js';
 import { call, EXAMPLES, getPrompt, KEY } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = path.join(ROOT, 'bin/promptlock.js');
-const children: ChildProcess[] = [];
-
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.pid) process.kill(child.pid, 'SIGKILL');
-});
-
-interface Served {
-  child: ChildProcess;
-  url: string;
-  line: string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
-
-/** Starts the built CLI and resolves with the URL from its start line. */
-function serve(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (chunk) => (err += chunk));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const match = /^promptlock serve listening on (http:\/\/\S+) .*$/m.exec(out);
-      if (match) resolve({ child, url: match[1]!, line: match[0], stderr: () => err, exit });
-    });
-    void exit.then((code) => reject(new Error(`serve exited with ${code} before listening: ${err}`)));
-  });
-}
+const serve = (args: string[]) => startServe(args, ROOT);
 
 const io = () => memoryIO({ env: { NO_COLOR: '1' }, cwd: ROOT });
 
@@ -56,8 +25,7 @@ describe.runIf(existsSync(path.join(ROOT, 'dist/cli.js')))('built CLI', () => {
     expect((await getPrompt(served, '@acme/support-reply:v2', { customer_name: 'Ann', topic: 'refunds' })).body.content).toBe(
       'Hello Ann,\n\nThanks for writing about refunds. Here is what we can do:',
     );
-    process.kill(served.child.pid!, 'SIGTERM');
-    expect(await served.exit).toBe(0);
+    expect((await served.stop('SIGTERM')).code).toBe(0);
     expect(served.stderr()).toContain('promptlock serve stopped');
   });
 
@@ -92,8 +60,7 @@ describe.runIf(existsSync(path.join(ROOT, 'dist/cli.js')))('built CLI', () => {
     const refused = await getPrompt(served, '@acme/welcome', undefined, full);
     expect(refused.status).toBe(429);
     expect(refused.body.retry_after).toBe(Number(refused.headers.get('retry-after')));
-    process.kill(served.child.pid!, 'SIGINT');
-    expect(await served.exit).toBe(0);
+    expect((await served.stop('SIGINT')).code).toBe(0);
     expect(served.stderr()).toContain('POST /v1/prompts/get 429');
     for (const key of [full, scoped]) expect(served.stderr() + served.line).not.toContain(key);
   });

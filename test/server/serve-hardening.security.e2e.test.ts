@@ -4,13 +4,12 @@
  * `--insecure-test-key`, warns and prints the bound address (finding 19); links in a snapshots
  * folder are refused as in authored folders (finding 2, serve side).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
-import { BIN, runBuiltCli } from '../helpers/cli.js';
+import { runBuiltCli, startServe } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 import { call, EXAMPLES } from '../server/helpers.js';
@@ -79,31 +78,6 @@ describe('links in a snapshots folder', () => {
 });
 
 describe('serve --host 0.0.0.0 (built CLI)', () => {
-  const children: ChildProcess[] = [];
-  afterAll(() => {
-    for (const child of children) if (child.exitCode === null && child.pid) process.kill(child.pid, 'SIGKILL');
-  });
-
-  /** Starts the built CLI; resolves with its first stdout line and what it printed on stderr by then. */
-  function start(args: string[]) {
-    const child = spawn(process.execPath, [BIN, 'serve', '--dir', EXAMPLES, '--port', '0', ...args], {
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    children.push(child);
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (chunk) => (err += chunk));
-    const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const line = new Promise<string>((resolve, reject) => {
-      child.stdout!.on('data', (chunk) => {
-        out += chunk;
-        if (out.includes('\n')) resolve(out.split('\n')[0]!);
-      });
-      void exit.then((code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-    });
-    return { child, line, exit, stderr: () => err };
-  }
-
   it('without --key: refused with exit 2, before listening', async () => {
     const run = await runBuiltCli(['serve', '--dir', EXAMPLES, '--port', '0', '--host', '0.0.0.0'], { cwd: EXAMPLES, timeoutMs: 20_000 });
     expect(run.code).toBe(2);
@@ -118,8 +92,8 @@ describe('serve --host 0.0.0.0 (built CLI)', () => {
     ['--insecure-test-key', ['--insecure-test-key'], 'with the public test key'],
     ['--key', ['--key', 'sk_test_ExposedServeKey000000000000000000000000000000'], 'with a valid key'],
   ])('with %s: warns, prints the bound address, answers on loopback', async (_name, flags, who) => {
-    const served = start(['--host', '0.0.0.0', ...flags]);
-    const line = await served.line;
+    const served = await startServe(['--dir', EXAMPLES, '--host', '0.0.0.0', ...flags], EXAMPLES);
+    const line = served.line;
     const port = /^promptlock serve listening on http:\/\/0\.0\.0\.0:(\d+) \(14 prompts/.exec(line)?.[1];
     expect(port).toBeDefined();
     expect(served.stderr()).toContain(
@@ -127,8 +101,7 @@ describe('serve --host 0.0.0.0 (built CLI)', () => {
     );
     // Only ever reached through loopback here.
     expect((await fetch(`http://127.0.0.1:${port}/v1/health`)).status).toBe(200);
-    process.kill(served.child.pid!, 'SIGTERM');
-    expect(await served.exit).toBe(0);
+    expect((await served.stop('SIGTERM')).code).toBe(0);
     expect(served.stderr() + line).not.toContain('ExposedServeKey');
   });
 });

@@ -3,13 +3,12 @@
  * at its locked version (`serve --list-names versioned`), gets exactly the one published since, gets
  * every one with `--refetch` or when the list names no versions, and gets one whose snapshot is gone.
  */
-import { spawn } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
-import { BIN, runBuiltCli } from '../helpers/cli.js';
+import { runBuiltCli, startServe } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { generatedPrompt, writeServedFolder } from '../helpers/served-folder.js';
 
@@ -99,24 +98,9 @@ describe('promptlock serve --list-names', () => {
   it('answers list items in the form asked for', async () => {
     const served = await writeServedFolder(undefined, 2, 3);
     defer(() => rm(served, { recursive: true, force: true }));
-    const child = spawn(process.execPath, [BIN, 'serve', '--dir', served, '--port', '0', '--list-names', 'versioned'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    defer(async () => {
-      if (child.exitCode === null && child.pid) process.kill(child.pid, 'SIGTERM');
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000);
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        out += chunk;
-        const match = /listening on (http:\/\/\S+)/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-    });
+    const serveCli = await startServe(['--dir', served, '--list-names', 'versioned'], served);
+    defer(async () => void (await serveCli.stop()));
+    const url = serveCli.url;
     const { LOCAL_TEST_KEY } = await import('../../src/secrets.js');
     const answer = await fetch(`${url}/v1/prompts`, { headers: { Authorization: `Bearer ${LOCAL_TEST_KEY}` } });
     const body = (await answer.json()) as { prompts: Array<{ packageName: string }> };

@@ -8,9 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runBuiltCli, startServe } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
-import { startServe } from '../helpers/serve-process.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 
 const dirs: string[] = [];
