@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import { waitUntil } from './wait-until.js';
 
-export const BIN = fileURLToPath(new URL('../../bin/promptlock.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/promptlock.js', import.meta.url));
 
-export interface CliExit {
+interface CliExit {
   code: number | null;
   signal: NodeJS.Signals | null;
 }
