@@ -6,13 +6,13 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/cli/logger.js';
 import { terminalJson, terminalText } from '../../src/terminal-text.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { ACME_NAME, acmePrompt, hostileService, json, TERMINAL_CONTROLS } from '../helpers/hostile-network.js';
+import { memoryIO } from '../helpers/memory-io.js';
 
 const { project, defer } = disposables();
 
@@ -38,12 +38,9 @@ describe('terminalText', () => {
 
 describe('the logger', () => {
   function logger(color: boolean) {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    stdout.on('data', (c) => (out += c));
-    stderr.on('data', (c) => (out += c));
-    return { log: createLogger({ stdout, stderr, quiet: false, verbose: true, color, secrets: [] }), out: () => out };
+    const io = memoryIO();
+    const log = createLogger({ stdout: io.stdout, stderr: io.stderr, quiet: false, verbose: true, color, secrets: [] });
+    return { log, out: () => io.out() + io.err() };
   }
 
   it('without colours: no escape of any kind on any channel', () => {
