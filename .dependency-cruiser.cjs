@@ -1,9 +1,61 @@
 /**
- * The layer rules of src/ (docs/architecture.md), checked by `npm run lint`:
+ * The layers of src/ (docs/architecture.md, "Layers"), checked by `npm run lint`:
  *   depcruise src --config .dependency-cruiser.cjs
- * Every rule is "from these files, no import of those"; type-only imports count too.
+ * An allow-list: each layer names the layers it may import; an import of anything else in src/
+ * breaks the rule `layer-<name>`. Type-only imports count too. test/architecture/rules.test.ts
+ * shows each rule failing on a violation.
  * @type {import('dependency-cruiser').IConfiguration}
  */
+
+/** Each layer and the files it is made of. */
+const LAYERS = {
+  template: '^src/template/',
+  types: '^src/types\\.ts$',
+  util: '^src/util/',
+  root: '^src/(errors|secrets|package-name|limits|prompt-grammar|terminal-text|version)\\.ts$',
+  store: '^src/store/',
+  config: '^src/config/',
+  codegen: '^src/codegen/',
+  api: '^src/api/',
+  sync: '^src/sync/',
+  watch: '^src/watch/',
+  workspace: '^src/workspace/',
+  library: '^src/library\\.ts$',
+  init: '^src/init/',
+  plugin: '^src/plugin/',
+  server: '^src/server/',
+  live: '^src/live/',
+  index: '^src/index\\.ts$',
+  cli: '^src/cli/',
+};
+
+/** What each layer may import besides itself, and why it stands where it does. */
+const ALLOWED = {
+  template: [[], 'the template language is shared by client, server, codegen and live: it imports nothing of ours'],
+  types: [['template'], 'the service resource types are shared by everyone'],
+  util: [[], 'small helpers, one copy each: nothing of ours'],
+  root: [['template', 'types'], 'errors, key masking, package names, limits, the field grammar, terminal text'],
+  store: [['root', 'util', 'template', 'types'], 'every read and write of lockfile, snapshots, journal and module'],
+  config: [['root', 'util', 'store'], 'find, load and validate prompts.config.*; the store for its work folder and conflict markers'],
+  codegen: [['root', 'util', 'template', 'types', 'config', 'store'], 'prompts in, module text out (store formats only: rule codegen-does-no-store-io)'],
+  api: [['root', 'util', 'types', 'config'], 'the service client'],
+  sync: [['root', 'util', 'template', 'types', 'config', 'store', 'codegen'], 'the pipeline; its client is injected, so never api/'],
+  watch: [['root', 'util', 'types', 'config', 'store', 'sync'], 'file watching and polling'],
+  workspace: [['root', 'util', 'types', 'config', 'api', 'sync'], 'every app of a monorepo over one shared client'],
+  library: [['root', 'types', 'config', 'store', 'api', 'sync', 'workspace'], 'the front door: wires config, client and recovery'],
+  init: [['root', 'util', 'config'], 'the starter config, package scripts, CI files'],
+  plugin: [['root', 'types', 'config', 'store', 'api', 'sync', 'watch', 'library'], 'the bundler plugin'],
+  server: [['root', 'util', 'template', 'types', 'store'], 'the local service stands apart: store formats only (rule apart-from-the-store)'],
+  live: [['root', 'util', 'template', 'types', 'config', 'store', 'api'], 'runs in applications: none of the build-time machinery'],
+  index: [['root', 'types', 'config', 'library', 'server', 'sync'], 'the package root: the public surface only'],
+  cli: [
+    ['root', 'util', 'template', 'types', 'store', 'config', 'codegen', 'api', 'sync', 'watch', 'workspace', 'library', 'init', 'server'],
+    'the top: nothing imports it',
+  ],
+};
+
+const STORE_FORMATS = '^src/store/(lockfile|snapshot)-format\\.ts$';
+
 module.exports = {
   forbidden: [
     {
@@ -13,58 +65,28 @@ module.exports = {
       from: { path: '^src/' },
       to: { circular: true },
     },
-    {
-      name: 'nothing-imports-cli',
-      comment: 'cli/ is the top: argument parsing, printing, exit codes. The library (src/index.ts) never depends on it.',
+    ...Object.entries(ALLOWED).map(([name, [allowed, why]]) => ({
+      name: `layer-${name}`,
+      comment: `${name} (${why}) may import only ${allowed.length ? allowed.join(', ') : 'nothing of ours'}.`,
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/cli/' },
-      to: { path: '^src/cli/' },
-    },
-    {
-      name: 'template-and-types-are-leaves',
-      comment:
-        'The template language and the service resource types are shared by client, server, codegen and live: they import nothing of ours.',
-      severity: 'error',
-      from: { path: '^src/(template/|types\\.ts$)' },
-      to: { path: '^src/', pathNot: '^src/template/' },
-    },
-    {
-      name: 'server-stands-alone',
-      comment:
-        'The local service shares only types, template and the store formats with the client: no client, sync, codegen or watch code.',
-      severity: 'error',
-      from: { path: '^src/server/' },
-      to: { path: '^src/(sync|api|codegen|watch|cli)/' },
-    },
-    {
-      name: 'sync-gets-its-client-injected',
-      comment: 'sync/ talks to the service through the client it is given (api/ is wired in by cli/, library.ts, watch/).',
-      severity: 'error',
-      from: { path: '^src/sync/' },
-      to: { path: '^src/(api|watch|cli)/' },
-    },
-    {
-      name: 'live-runtime-stays-small',
-      comment: 'promptlock/live runs in applications: none of the build-time machinery.',
-      severity: 'error',
-      from: { path: '^src/live/' },
-      to: { path: '^src/(cli|sync|codegen|server|watch|plugin)/' },
-    },
-    {
-      name: 'codegen-emits-only',
-      comment: 'codegen/ turns prompts into module text; it never fetches, syncs or watches.',
-      severity: 'error',
-      from: { path: '^src/codegen/' },
-      to: { path: '^src/(sync|api|cli|watch)/' },
-    },
+      from: { path: LAYERS[name] },
+      to: { path: '^src/', pathNot: [LAYERS[name], ...allowed.map((other) => LAYERS[other])] },
+    })),
     {
       name: 'codegen-does-no-store-io',
       comment:
         'codegen/ is pure: it may use the store formats (lockfile-format, snapshot-format), but every read and write ' +
         'of the store goes through store/ (called by sync/generate.ts).',
       severity: 'error',
-      from: { path: '^src/codegen/' },
-      to: { path: '^src/store/', pathNot: '^src/store/(lockfile|snapshot)-format\\.ts$' },
+      from: { path: LAYERS.codegen },
+      to: { path: LAYERS.store, pathNot: STORE_FORMATS },
+    },
+    {
+      name: 'apart-from-the-store',
+      comment: 'The local service and promptlock/live share only the store formats with the build-time code.',
+      severity: 'error',
+      from: { path: `${LAYERS.server}|${LAYERS.live}` },
+      to: { path: LAYERS.store, pathNot: STORE_FORMATS },
     },
   ],
   options: {

@@ -74,12 +74,3 @@ export interface ClientStats {
   /** Time spent waiting for rate limits (pacing and Retry-After), in milliseconds. */
   waitedMs: number;
 }
-
-export const CLIENT_DEFAULTS = {
-  concurrency: 16,
-  timeoutMs: 30_000,
-  retries: 5,
-  backoffBaseMs: 250,
-  backoffCapMs: 8_000,
-  maxRetryAfterMs: 120_000,
-} as const;

@@ -1,8 +1,9 @@
 import { isLoopbackHost, refuseBadBaseUrl } from '../config/base-url.js';
+import { CLIENT_DEFAULTS } from '../config/client-defaults.js';
 import { ConfigError, ServiceError } from '../errors.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import type { ContextDownload, HealthStatus, Prompt, PromptSummary } from '../types.js';
-import { CLIENT_DEFAULTS, type ClientOptions, type ClientStats } from './client-options.js';
+import type { ClientOptions, ClientStats } from './client-options.js';
 import { type BodySink, type DownloadOptions, downloadFile, downloadFileTo } from './download-file.js';
 import { listAll, listPages } from './list-all.js';
 import { readJsonBody } from './read-json-body.js';

@@ -1,11 +1,12 @@
 import { Agent, type Dispatcher, Pool } from 'undici';
 import { isLiteralLoopback } from '../config/base-url.js';
+import { CLIENT_DEFAULTS } from '../config/client-defaults.js';
 import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { redact } from '../secrets.js';
 import { VERSION } from '../version.js';
 import { backoffDelay, rateLimitedWait, sleep } from './backoff.js';
-import { CLIENT_DEFAULTS, type ClientEvent, type ClientStats, type RetryReason } from './client-options.js';
+import type { ClientEvent, ClientStats, RetryReason } from './client-options.js';
 import { ConcurrencyLimiter } from './concurrency-limiter.js';
 import { type AttemptAnswer, type AttemptFailure, type BodySink, httpAttempt } from './http-attempt.js';
 import { RateLimitPacer, readRateLimit } from './rate-limit-pacer.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { CLIENT_DEFAULTS } from '../api/client-options.js';
 import { DEFAULT_LIMITS, LIMIT_NAMES, type LimitName } from '../limits.js';
 import { BASE_URL_ALLOWED, baseUrlProblem, DEFAULT_BASE_URL } from './base-url.js';
+import { CLIENT_DEFAULTS } from './client-defaults.js';
 import { PROMPT_ENTRY_ALLOWED, promptEntryProblems } from './prompt-entry.js';
 
 /**

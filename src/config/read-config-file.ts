@@ -3,13 +3,13 @@
  * does it: cosmiconfig searches from the working directory up to the nearest package.json folder,
  * jiti loads TypeScript and ES module configs, and JSON is parsed here so that an error can say
  * where (src/config/config-load-error.ts). Both libraries are imported on first use; the only
- * cache is jiti's own, inside node_modules (below).
+ * cache is jiti's own, in a private folder of the user's (below).
  */
-import { existsSync, lstatSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Loader } from 'cosmiconfig';
 import { ConfigError } from '../errors.js';
-import { foldersUp } from '../util/folders-up.js';
 import { rejectConflictMarkers } from './config-conflict.js';
 import { describeLoadError } from './config-load-error.js';
 import { defineConfig } from './define-config.js';
@@ -86,10 +86,8 @@ const loadJson: Loader = (filepath, content) => {
  * Loads .ts/.mts/.js/.mjs through jiti, so a TypeScript config can import other .ts files and
  * `import { defineConfig } from 'promptlock'` works even where the project has no
  * node_modules/promptlock (e.g. run through npx): that import is served from this very module.
- * jiti keeps its transpiled code in the project's node_modules/.cache/jiti, beside the code the
- * project already runs, never in a shared folder (its default without node_modules is the system's
- * temporary folder, where anyone can plant a file under the name it computes): without
- * node_modules, nothing is cached (docs/security.md, "Files on disk").
+ * jiti keeps its transpiled code in a private folder of the user's (`jitiCache`), never in the
+ * project or a shared folder.
  */
 const loadModule: Loader = async (filepath, content) => {
   rejectConflictMarkers(filepath, content);
@@ -97,7 +95,7 @@ const loadModule: Loader = async (filepath, content) => {
   const promptlock = { defineConfig, default: { defineConfig } };
   const jiti = createJiti(filepath, {
     moduleCache: false,
-    fsCache: jitiCache(filepath),
+    fsCache: jitiCache(),
     interopDefault: false,
     virtualModules: { promptlock },
   });
@@ -109,14 +107,24 @@ const loadModule: Loader = async (filepath, content) => {
 };
 
 /**
- * node_modules/.cache/jiti of the nearest node_modules folder from the config's folder up to its
- * project's (the nearest holding package.json or .git), or false: never one above the project.
+ * jiti's cache of transpiled code: a folder of the user's own (`$XDG_CACHE_HOME/promptlock/jiti`,
+ * else `~/.cache/promptlock/jiti`), made private (0700) and used only while it is a real folder
+ * that only this user can write. jiti names a cache file after the config's path and accepts it
+ * when it ends with a hash of the config's source: both computable, so a folder anyone else can
+ * write into (the system's temporary folder, jiti's default) or one that comes with a repository
+ * (`node_modules/.cache` of a checkout) would run code planted there instead of the reviewed
+ * config. Without such a folder nothing is cached (docs/security.md, "Files on disk").
  */
-function jitiCache(filepath: string): string | false {
-  const projectRoot = (dir: string) => existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, '.git'));
-  for (const dir of foldersUp(path.dirname(filepath), { stopAfter: projectRoot })) {
-    const modules = path.join(dir, 'node_modules');
-    if (existsSync(modules) && lstatSync(modules).isDirectory()) return path.join(modules, '.cache', 'jiti');
+function jitiCache(): string | false {
+  const base = process.env.XDG_CACHE_HOME || (os.homedir() && path.join(os.homedir(), '.cache'));
+  if (!base || !path.isAbsolute(base)) return false;
+  const dir = path.join(base, 'promptlock', 'jiti');
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stats = lstatSync(dir);
+    const mine = typeof process.getuid !== 'function' || stats.uid === process.getuid();
+    return stats.isDirectory() && mine && (stats.mode & 0o077) === 0 ? dir : false;
+  } catch {
+    return false;
   }
-  return false;
 }

@@ -5,7 +5,7 @@
  * fleet cache only what passed validation.
  */
 import { Pool } from 'undici';
-import { CLIENT_DEFAULTS } from '../api/client-options.js';
+import { CLIENT_DEFAULTS } from '../config/client-defaults.js';
 import { RequestWindow } from '../util/poll-budget.js';
 import { adopt } from './adopt.js';
 import type { LiveConnection } from './connection.js';

@@ -72,7 +72,7 @@ describe('one shape, reading like the prompt', () => {
       'a_b2',
       '_2x',
       '_',
-      'then',
+      'then2',
     ]);
   });
 

@@ -4,7 +4,7 @@
  * cache of code: a planted transpiled-config file is never run (issue 19, item 17).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -163,13 +163,50 @@ it('keeps no cache of code: a transpiled config planted where the old cache live
   expect(readdirSync(root).sort()).toEqual(['package.json', 'prompts.config.ts']);
 });
 
-it("keeps jiti's transpiled code in the project's node_modules/.cache/jiti, and nowhere when there is none", async () => {
+/** Runs `body` with XDG_CACHE_HOME set to `dir`. */
+async function withCacheHome<T>(dir: string, body: () => Promise<T>): Promise<T> {
+  const previous = process.env.XDG_CACHE_HOME;
+  process.env.XDG_CACHE_HOME = dir;
+  try {
+    return await body();
+  } finally {
+    if (previous === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = previous;
+  }
+}
+
+it("keeps jiti's transpiled code in a private folder of the user's, never in the project", async () => {
   const text = `const prompts: string[] = ['@acme/a'];\nexport default { prompts };\n`;
   const root = layout({ 'package.json': '{"type":"module"}', 'prompts.config.ts': text, 'node_modules/.keep': '' });
-  expect((await readConfigFile(root))?.config).toEqual({ prompts: ['@acme/a'] });
-  expect(readdirSync(path.join(root, 'node_modules', '.cache', 'jiti'))).toHaveLength(1);
-  // A node_modules above the project (here its parent's) is not the project's.
-  const nested = layout({ 'node_modules/.keep': '', 'app/package.json': '{"type":"module"}', 'app/prompts.config.ts': text });
-  expect((await readConfigFile(path.join(nested, 'app')))?.config).toEqual({ prompts: ['@acme/a'] });
-  expect(readdirSync(path.join(nested, 'node_modules'))).toEqual(['.keep']);
+  const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'promptlock-cache-home-'));
+  roots.push(cacheHome);
+  expect(await withCacheHome(cacheHome, async () => (await readConfigFile(root))?.config)).toEqual({ prompts: ['@acme/a'] });
+  const dir = path.join(cacheHome, 'promptlock', 'jiti');
+  expect(readdirSync(dir)).toHaveLength(1);
+  expect(statSync(dir).mode & 0o777).toBe(0o700);
+  expect(readdirSync(path.join(root, 'node_modules'))).toEqual(['.keep']);
+  // A cache folder others may write into is not used: nothing is cached then.
+  const shared = await mkdtemp(path.join(os.tmpdir(), 'promptlock-cache-shared-'));
+  roots.push(shared);
+  mkdirSync(path.join(shared, 'promptlock', 'jiti'), { recursive: true, mode: 0o777 });
+  chmodSync(path.join(shared, 'promptlock', 'jiti'), 0o777);
+  expect(await withCacheHome(shared, async () => (await readConfigFile(root))?.config)).toEqual({ prompts: ['@acme/a'] });
+  expect(readdirSync(path.join(shared, 'promptlock', 'jiti'))).toEqual([]);
+});
+
+it('never runs transpiled code planted in the project (a committed node_modules/.cache/jiti)', async () => {
+  const text = `const prompts: string[] = ['@acme/a'];\nexport default { prompts };\n`;
+  const root = layout({ 'package.json': '{"type":"module"}', 'prompts.config.ts': text, 'node_modules/.keep': '' });
+  const planted = path.join(root, 'node_modules', '.cache', 'jiti');
+  // The file jiti would accept there for this config, with its code swapped for an attacker's.
+  const { createJiti } = await import('jiti');
+  await createJiti(path.join(root, 'prompts.config.ts'), { fsCache: planted, moduleCache: false }).import(
+    path.join(root, 'prompts.config.ts'),
+  );
+  const [name] = readdirSync(planted);
+  const cached = readFileSync(path.join(planted, name!), 'utf8');
+  writeFileSync(path.join(planted, name!), cached.replace("'@acme/a'", "'@evil/x'"));
+  const cacheHome = await mkdtemp(path.join(os.tmpdir(), 'promptlock-cache-home-'));
+  roots.push(cacheHome);
+  expect(await withCacheHome(cacheHome, async () => (await readConfigFile(root))?.config)).toEqual({ prompts: ['@acme/a'] });
 });

@@ -59,7 +59,9 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
 
 /** `@acme/prompt-0000` at v1, a valid prompt, with `context` and any field replaced. */
 export function acmePrompt(overrides: Partial<Prompt> = {}): Prompt {
-  return { ...generatedPrompt(0, 1, 'acme'), ...overrides };
+  // The name answered carries the version answered, as the service's own answers do.
+  const version = overrides.version ?? 'v1';
+  return { ...generatedPrompt(0, 1, 'acme'), packageName: `@acme/prompt-0000:${version}`, ...overrides };
 }
 
 export const ACME_NAME = '@acme/prompt-0000';

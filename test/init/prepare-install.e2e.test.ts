@@ -68,7 +68,10 @@ it.runIf(existsSync(path.join(ROOT, 'dist/cli.js')))(
     await sh(`mkdir app`, work);
     await writeFile(path.join(app, 'package.json'), '{ "name": "fresh-app", "version": "1.0.0", "private": true }\n');
 
-    const [account, local] = await quickstartBlocks();
+    const blocks = await quickstartBlocks();
+    // The account path and the no-account path, found by what they run (the brand-new-app block sits between them).
+    const account = blocks.find((block) => block[0] === 'npm install --save-dev promptlock');
+    const local = blocks.find((block) => block.some((line) => line.includes('promptlock serve')));
     expect(account![0]).toBe('npm install --save-dev promptlock');
     // The package under test instead of the registry's.
     const install = await sh(`npm install --save-dev "${tarball}" ${NPM_FLAGS}`, app);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { CLIENT_DEFAULTS } from '../../src/api/client-options.js';
+import { CLIENT_DEFAULTS } from '../../src/config/client-defaults.js';
 import { FleetCache } from '../../src/live/fleet-cache.js';
 import { createLivePrompts, type LiveEvent, redisStore } from '../../src/live/index.js';
 import { MAX_REASON_CHARS } from '../../src/live/prompt-state.js';
