@@ -159,7 +159,7 @@ export async function check(options: CheckRunOptions): Promise<CheckResult> {
   const lockfile = await lockfileOrProblem(view, config.lockfilePath);
   if ('code' in lockfile) return { problems: [relative(lockfile)], checked: 0 };
   const entries = requestedEntries(config.prompts);
-  // Each problem names the command that fixes it (test/adoption/check-fixes.e2e.test.ts runs each).
+  // Each problem names the command that fixes it (test/sync/check-fixes.e2e.test.ts runs each).
   const problems = configLockMismatches(entries, lockfile).map((problem): CheckProblem => ({ ...problem, fix: 'run `promptlock sync`' }));
   // A run that failed after its commit point (a read-only or full disk, say) said so when it
   // failed; until a sync completes it, the files on disk are what is checked.

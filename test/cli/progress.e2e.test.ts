@@ -1,27 +1,18 @@
 /** Progress and colour: a live bar on a terminal, plain lines when piped or in CI, NO_COLOR honoured. */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer, startServer } from '../../src/server/index.js';
-import { BIN, runBuiltCli } from '../helpers/cli.js';
+import { runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 
 // `script` (util-linux) gives the CLI a real pseudo-terminal.
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
-function runOnTty(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    const timer = setTimeout(() => child.pid && process.kill(child.pid, 'SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', () => {
-      clearTimeout(timer);
-      resolve(out);
-    });
-  });
+/** The CLI's output on a terminal, `script`'s pseudo-terminal. */
+async function runOnTty(args: string[], cwd: string, env: Record<string, string | undefined>): Promise<string> {
+  const onTty = (argv: readonly string[]) => ['script', '-qec', argv.map((a) => `'${a}'`).join(' '), '/dev/null'];
+  return (await runBuiltCli(args, { cwd, env, via: onTty, timeoutMs: 30_000 })).stdout;
 }
 
 describe('progress output', () => {
@@ -39,12 +30,12 @@ describe('progress output', () => {
     dirs.push(dir);
     return dir;
   };
-  const ttyEnv = (extra: NodeJS.ProcessEnv = {}) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
-    delete env.CI;
-    delete env.NO_COLOR;
-    return { ...env, ...extra };
-  };
+  const ttyEnv = (extra: Record<string, string> = {}) => ({
+    PROMPTLOCK_API_KEY: LOCAL_TEST_KEY,
+    CI: undefined,
+    NO_COLOR: undefined,
+    ...extra,
+  });
 
   it.skipIf(!hasScript)('draws a live bar with colour on a terminal', async () => {
     const out = await runOnTty(['sync'], await project(), ttyEnv());

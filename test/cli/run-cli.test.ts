@@ -7,7 +7,7 @@ import { memoryIO } from '../helpers/memory-io.js';
 
 function io(env: NodeJS.ProcessEnv = {}) {
   const memory = memoryIO({ env });
-  return { io: memory.io, text: () => ({ out: memory.out(), err: memory.err() }) };
+  return { io: memory, text: () => ({ out: memory.out(), err: memory.err() }) };
 }
 
 describe('runCli', () => {
@@ -75,7 +75,7 @@ describe('secrets', () => {
   it('a key found after start-up (from .env) is masked in every later line', async () => {
     const { createLogger } = await import('../../src/cli/logger.js');
     const t = memoryIO();
-    const logger = createLogger({ stdout: t.io.stdout, stderr: t.io.stderr, quiet: false, verbose: false, color: false, secrets: [] });
+    const logger = createLogger({ stdout: t.stdout, stderr: t.stderr, quiet: false, verbose: false, color: false, secrets: [] });
     const key = 'corp-issued-secret-0123456789abcdef';
     logger.addSecret(key);
     logger.error(`the service said: bad key ${key}`);

@@ -2,12 +2,12 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { generateModule } from '../../src/codegen/index.js';
 import { LockfileError } from '../../src/errors.js';
 import { generate, renderModuleFromStore } from '../../src/sync/generate.js';
+import { memoryIO } from '../helpers/memory-io.js';
 import { codegenPrompt, tempDir, writeStore } from './helpers.js';
 
 const PROMPTS = [
@@ -148,14 +148,9 @@ describe('generate', () => {
 
 describe('promptlock generate', () => {
   async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    const out: string[] = [];
-    const err: string[] = [];
-    stdout.on('data', (chunk) => out.push(String(chunk)));
-    stderr.on('data', (chunk) => err.push(String(chunk)));
-    const code = await runCli(args, { stdout, stderr, env: { NO_COLOR: '1' }, cwd: dir });
-    return { code, stdout: out.join(''), stderr: err.join('') };
+    const io = memoryIO({ env: { NO_COLOR: '1' }, cwd: dir });
+    const code = await runCli(args, io);
+    return { code, stdout: io.out(), stderr: io.err() };
   }
 
   it('generates, then says up to date; --json prints the summary', async () => {

@@ -11,8 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
-import { type ServeProcess, startServe } from '../adoption/serve-process.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runBuiltCli, type ServeProcess, startServe } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 
 const dirs: string[] = [];

@@ -1,14 +1,26 @@
-import { PassThrough } from 'node:stream';
+import { Writable } from 'node:stream';
 import type { CliIO } from '../../src/cli/context.js';
 
-/** In-memory stdout/stderr for `runCli`, with what was written to each. */
-export function memoryIO(options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk) => (out += chunk));
-  stderr.on('data', (chunk) => (err += chunk));
-  const io: CliIO = { stdout, stderr, env: options.env ?? {}, cwd: options.cwd ?? process.cwd() };
-  return { io, out: () => out, err: () => err };
+/** A CliIO for in-process runs of `runCli` that records what it prints on each stream. */
+export function memoryIO(options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): CliIO & { out: () => string; err: () => string } {
+  const sink = () => {
+    const chunks: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        chunks.push(chunk.toString());
+        done();
+      },
+    });
+    return { stream, text: () => chunks.join('') };
+  };
+  const stdout = sink();
+  const stderr = sink();
+  return {
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    env: options.env ?? {},
+    cwd: options.cwd ?? process.cwd(),
+    out: stdout.text,
+    err: stderr.text,
+  };
 }

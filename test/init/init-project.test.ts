@@ -6,7 +6,7 @@ import { runCli } from '../../src/cli/run-cli.js';
 import { ConfigError } from '../../src/errors.js';
 import { initProject } from '../../src/init/index.js';
 import { PREPARE_SCRIPT } from '../../src/init/package-scripts.js';
-import { captureIO } from './cli-io.js';
+import { memoryIO } from '../helpers/memory-io.js';
 
 const TEMPLATE = await readFile(new URL('../../templates/prompts.config.ts', import.meta.url), 'utf8');
 const PACKAGE = '{\n    "name": "app",\n    "scripts": {\n        "prepare": "husky",\n        "build": "tsc"\n    }\n}\n';
@@ -116,7 +116,7 @@ describe('initProject', () => {
 describe('promptlock init (in process)', () => {
   it('prints what it did and the next steps, then refuses a second run with exit code 2', async () => {
     await writeFile(join(dir, 'package.json'), PACKAGE);
-    const first = captureIO(dir);
+    const first = memoryIO({ cwd: dir });
     expect(await runCli(['init'], first)).toBe(0);
     expect(first.err()).toContain('Wrote prompts.config.ts');
     // The prepare command is said in words: its quoted `node -e` line is unreadable in a sentence.
@@ -133,14 +133,14 @@ describe('promptlock init (in process)', () => {
     expect(first.err()).toContain('npx promptlock sync');
     expect(first.err()).toContain('prompts.lock.json, the prompts/ folder and the generated module');
 
-    const second = captureIO(dir);
+    const second = memoryIO({ cwd: dir });
     expect(await runCli(['init'], second)).toBe(2);
     expect(second.err()).toContain(`error: prompts.config.ts already exists in ${dir}; promptlock init does not overwrite it.`);
   });
 
   it('prints the scripts to add with --no-package-json', async () => {
     await writeFile(join(dir, 'package.json'), PACKAGE);
-    const io = captureIO(dir);
+    const io = memoryIO({ cwd: dir });
     expect(await runCli(['init', '--no-package-json'], io)).toBe(0);
     expect(io.err()).toContain(
       `Add these scripts to your package.json:\n  "scripts": {\n    "prepare": ${JSON.stringify(PREPARE_SCRIPT)},\n    "prompts:sync": "promptlock sync"\n  }\n  ("prepare" runs promptlock generate on every install`,
@@ -149,7 +149,7 @@ describe('promptlock init (in process)', () => {
   });
 
   it('prints one JSON summary with --json', async () => {
-    const io = captureIO(dir);
+    const io = memoryIO({ cwd: dir });
     expect(await runCli(['init', '--json'], io)).toBe(0);
     expect(io.err()).toBe('');
     expect(JSON.parse(io.out())).toMatchObject({
@@ -163,7 +163,7 @@ describe('promptlock init (in process)', () => {
   });
 
   it('refuses --config with exit code 2', async () => {
-    const io = captureIO(dir);
+    const io = memoryIO({ cwd: dir });
     expect(await runCli(['init', '--config', 'other.ts'], io)).toBe(2);
     expect(io.err()).toContain('promptlock init does not take --config');
   });
@@ -172,17 +172,17 @@ describe('promptlock init (in process)', () => {
 describe('promptlock add / remove --no-sync (in process)', () => {
   it('edits the config the loader finds, and reports errors with exit code 2', async () => {
     await writeFile(join(dir, 'package.json'), '{ "name": "app" }\n');
-    expect(await runCli(['init', '--quiet'], captureIO(dir))).toBe(0);
+    expect(await runCli(['init', '--quiet'], memoryIO({ cwd: dir }))).toBe(0);
 
-    const add = captureIO(dir);
+    const add = memoryIO({ cwd: dir });
     expect(await runCli(['add', '@acme/onboarding:v3', '--no-sync'], add)).toBe(0);
     expect(add.err()).toContain('Added "@acme/onboarding:v3" to prompts.config.ts');
-    expect(await runCli(['add', '@acme/billing', '--no-sync'], captureIO(dir))).toBe(0);
+    expect(await runCli(['add', '@acme/billing', '--no-sync'], memoryIO({ cwd: dir }))).toBe(0);
     expect(await read('prompts.config.ts')).toContain(
       "    // '@acme/experiment:draft',\n    '@acme/onboarding:v3',\n    '@acme/billing',\n  ],",
     );
 
-    const again = captureIO(dir);
+    const again = memoryIO({ cwd: dir });
     expect(await runCli(['add', '@acme/billing', '--no-sync', '--json'], again)).toBe(0);
     expect(JSON.parse(again.out())).toEqual({
       changed: false,
@@ -191,22 +191,22 @@ describe('promptlock add / remove --no-sync (in process)', () => {
       configPath: join(dir, 'prompts.config.ts'),
     });
 
-    const remove = captureIO(dir);
+    const remove = memoryIO({ cwd: dir });
     expect(await runCli(['remove', '@acme/onboarding', '--no-sync'], remove)).toBe(0);
     expect(remove.err()).toContain('Removed "@acme/onboarding:v3" from prompts.config.ts');
 
-    const missing = captureIO(dir);
+    const missing = memoryIO({ cwd: dir });
     expect(await runCli(['remove', '@acme/onboarding', '--no-sync'], missing)).toBe(2);
     expect(missing.err()).toContain('error: "@acme/onboarding" is not in the prompts list of prompts.config.ts.');
 
-    const invalid = captureIO(dir);
+    const invalid = memoryIO({ cwd: dir });
     expect(await runCli(['add', 'onboarding', '--no-sync'], invalid)).toBe(2);
     expect(invalid.err()).toContain('error: Invalid prompt name "onboarding"');
   });
 
   it('says to run init when there is no config', async () => {
     await writeFile(join(dir, 'package.json'), '{ "name": "app" }\n');
-    const io = captureIO(dir);
+    const io = memoryIO({ cwd: dir });
     expect(await runCli(['add', '@acme/billing', '--no-sync'], io)).toBe(2);
     expect(io.err()).toContain(`error: No promptlock config found in ${dir} or above it in this project.`);
     expect(io.err()).toContain('Run promptlock init');

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createLivePrompts, type LiveEvent } from '../../src/live/index.js';
 import { LOCAL_TEST_KEY, startServer } from '../../src/server/index.js';
-import { type HostileService, startHostileService } from '../security/hostile-service.js';
-import { validPrompt } from '../security/shared.js';
+import { type HostileService, startHostileService } from '../helpers/hostile-service.js';
+import { validPrompt } from '../helpers/valid-prompt.js';
 import { type GeneratedModule, generateFrom, publish } from './helpers.js';
 
 const cleanup: Array<() => Promise<unknown>> = [];

@@ -14,7 +14,7 @@ import { FleetCache } from '../../src/live/fleet-cache.js';
 import { createLivePrompts, type LiveEvent, redisStore } from '../../src/live/index.js';
 import { MAX_REASON_CHARS } from '../../src/live/prompt-state.js';
 import { LOCAL_TEST_KEY, startServer } from '../../src/server/index.js';
-import { validPrompt } from '../security/shared.js';
+import { validPrompt } from '../helpers/valid-prompt.js';
 import { type GeneratedModule, generateFrom, publish, type ScriptedAnswer, scriptedService, startRedis } from './helpers.js';
 
 const cleanup: Array<() => Promise<unknown>> = [];

@@ -12,7 +12,7 @@ import { PromptlockError } from '../../src/errors.js';
 import { generate } from '../../src/sync/generate.js';
 import { disposables } from '../helpers/disposables.js';
 import { removeDir } from '../helpers/project.js';
-import { waitUntil } from '../watch/helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { exampleTexts, makeApp } from './app.js';
 
 /** A plain-JS app: none of these bundlers loads TypeScript without a loader. */

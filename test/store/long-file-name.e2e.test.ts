@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { boundedFileName } from '../../src/store/paths.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
-import { ACME_NAME, acmePrompt, hostileService, json } from '../security/hostile-network.js';
+import { ACME_NAME, acmePrompt, hostileService, json } from '../helpers/hostile-network.js';
 
 const { project } = disposables();
 const env = { PROMPTLOCK_API_KEY: `sk_live_${'LongNames'.padEnd(38, 'q')}wxyz` };

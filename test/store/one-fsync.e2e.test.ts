@@ -2,12 +2,12 @@
  * A commit costs one fsync of its journal and one of its folder, however many files it writes
  * (counted by strace on the built CLI syncing from the real local service).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
-import { BIN } from '../helpers/cli.js';
+import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
@@ -16,23 +16,13 @@ const { serve, project, defer } = disposables();
 const hasStrace = process.platform === 'linux' && spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0;
 
 /** Runs the built CLI under strace; resolves to its exit code and the number of fsync + fdatasync calls. */
-function tracedSync(cwd: string): Promise<{ code: number | null; syncs: number }> {
+async function tracedSync(cwd: string): Promise<{ code: number | null; syncs: number }> {
   const out = path.join(cwd, 'strace.txt');
-  return new Promise((resolve, reject) => {
-    const child = spawn('strace', ['-f', '-c', '-o', out, '-e', 'trace=fsync,fdatasync', process.execPath, BIN, 'sync'], {
-      cwd,
-      env: { ...process.env, PROMPTLOCK_API_KEY: LOCAL_TEST_KEY },
-      stdio: 'ignore',
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', async (code) => {
-      clearTimeout(timer);
-      const rows = (await readFile(out, 'utf8')).split('\n').map((line) => line.trim().split(/\s+/));
-      const calls = (name: string) => Number(rows.find((row) => row.at(-1) === name)?.[3] ?? 0);
-      resolve({ code, syncs: calls('fsync') + calls('fdatasync') });
-    });
-  });
+  const strace = (argv: readonly string[]) => ['strace', '-f', '-c', '-o', out, '-e', 'trace=fsync,fdatasync', ...argv];
+  const { code } = await runBuiltCli(['sync'], { cwd, env: { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY }, via: strace });
+  const rows = (await readFile(out, 'utf8')).split('\n').map((line) => line.trim().split(/\s+/));
+  const calls = (name: string) => Number(rows.find((row) => row.at(-1) === name)?.[3] ?? 0);
+  return { code, syncs: calls('fsync') + calls('fdatasync') };
 }
 
 describe('one durable write per commit', () => {

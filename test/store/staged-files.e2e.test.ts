@@ -10,9 +10,9 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { ACME_NAME, acmePrompt, hostileService, json } from '../helpers/hostile-network.js';
 import { resealJournal } from '../helpers/journal.js';
 import { storeTree } from '../helpers/project.js';
-import { ACME_NAME, acmePrompt, hostileService, json } from '../security/hostile-network.js';
 
 const { project } = disposables();
 const KEY = `sk_live_${'StagedKey'.padEnd(38, 'q')}wxyz`;

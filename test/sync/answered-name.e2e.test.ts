@@ -9,8 +9,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { disposables } from '../helpers/disposables.js';
-import { type HostileService, startHostileService } from '../security/hostile-service.js';
-import { cli, validPrompt } from '../security/shared.js';
+import { type HostileService, startHostileService } from '../helpers/hostile-service.js';
+import { cli, validPrompt } from '../helpers/valid-prompt.js';
 
 const { project, defer } = disposables();
 let service: HostileService;

@@ -99,7 +99,7 @@ describe('incremental sync', () => {
     const again = await runBuiltCli(['sync'], { cwd: dir, env });
     expect(again.code).toBe(0);
     expect(server.stats.byRoute.get).toBe(floating.length);
-    // One list page, which could prove the floating ones unchanged had it named versions (test/perf/).
+    // One list page, which could prove the floating ones unchanged had it named versions (test/sync/list-proves.e2e.test.ts).
     expect(server.stats.byRoute.list ?? 0).toBe(1);
   });
 

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { hostileService, json } from '../helpers/hostile-network.js';
 import { generatedPrompt } from '../helpers/served-folder.js';
-import { hostileService, json } from '../security/hostile-network.js';
 
 const { project } = disposables();
 const KEY = `sk_live_${'FrozenPool'.padEnd(38, 'f')}wxyz`;

@@ -11,7 +11,7 @@ import { sync } from '../../src/sync/sync.js';
 import { startWatch, type WatchHandle } from '../../src/watch/watch.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
-import { waitUntil } from './helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const KEY = `sk_live_${'WatchNoticeKey'.padEnd(38, 'n')}wxyz`;
 let server: RunningServer | undefined;

@@ -15,7 +15,7 @@ import { pollBudget } from '../../src/util/poll-budget.js';
 import { startWatch, type WatchHandle } from '../../src/watch/watch.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
-import { waitUntil } from './helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const KEY = `sk_live_${'WatchBudgetKey'.padEnd(38, 'b')}wxyz`;
 const PROMPTS = 100;

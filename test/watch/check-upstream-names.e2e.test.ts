@@ -12,8 +12,8 @@ import { decodeLockfile } from '../../src/store/lockfile-format.js';
 import { RoundRobin } from '../../src/util/poll-budget.js';
 import { checkUpstream } from '../../src/watch/check-upstream.js';
 import { disposables } from '../helpers/disposables.js';
-import { type HostileService, startHostileService } from '../security/hostile-service.js';
-import { cli, KEY, validPrompt } from '../security/shared.js';
+import { type HostileService, startHostileService } from '../helpers/hostile-service.js';
+import { cli, KEY, validPrompt } from '../helpers/valid-prompt.js';
 
 const { project, defer } = disposables();
 let service: HostileService;

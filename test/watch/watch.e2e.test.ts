@@ -8,10 +8,10 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { type CliProcess, isAlive, killLeftovers, runBuiltCli, startBuiltCli } from '../helpers/cli.js';
 import { allText, makeProject, removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
-import { isAlive, killLeftovers, startWatchCli, type WatchProcess, waitUntil } from './helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 // A live-looking key, built at run time: it must never appear in any output or file.
 const KEY = `sk_live_${'WatchE2eKey'.padEnd(38, 'z')}wxyz`;
@@ -37,14 +37,14 @@ async function project(server: RunningServer, prompts: string[]): Promise<string
   return dir;
 }
 
-function watch(dir: string, args: string[] = FAST): WatchProcess {
-  return startWatchCli(args, { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } });
+function watch(dir: string, args: string[] = FAST): CliProcess {
+  return startBuiltCli(['watch', ...args], { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } });
 }
 
 const read = (dir: string, file: string) => readFile(path.join(dir, file), 'utf8').catch(() => '');
 
 /** Stops the watch by PID: exit code 0, no signal, process gone, nothing half-written left behind. */
-async function stopCleanly(dir: string, proc: WatchProcess): Promise<void> {
+async function stopCleanly(dir: string, proc: CliProcess): Promise<void> {
   const { code, signal } = await proc.stop();
   outputs.push(proc.stdout(), proc.stderr());
   expect({ code, signal }).toEqual({ code: 0, signal: null });
