@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS, describeLimit, type LimitName, type Limits } from './li
 import { isSlug, parseAnsweredName } from './package-name.js';
 import { maskKey } from './secrets.js';
 import { parseTemplate } from './template/index.js';
-import { TEXT_FIELDS } from './types.js';
+import { type Prompt, TEXT_FIELDS } from './types.js';
 
 /** `v0` (the draft), `v1`…: at most 15 digits, so the number stays exact. */
 export const VERSION_PATTERN = /^v\d{1,15}$/;
@@ -120,6 +120,7 @@ const string: Check = (v) => (typeof v === 'string' ? undefined : 'must be a str
 const nullableString: Check = (v) => (v === undefined || v === null || typeof v === 'string' ? undefined : 'must be a string or null');
 const finite: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : 'must be a finite number');
 const optionalFinite: Check = (v) => (v === undefined ? undefined : finite(v));
+const object: Check = (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'must be an object');
 const nullableFinite: Check = (v) => (v === undefined || v === null ? undefined : finite(v));
 const matches =
   (test: (v: string) => boolean, want: string): Check =>
@@ -131,12 +132,9 @@ const PROMPT_FIELDS: ReadonlyArray<[string, Check]> = [
   ['title', string],
   ['description', nullableString],
   ['category', nullableString],
-  [
-    'tags',
-    (v) => (v === undefined || (Array.isArray(v) && v.every((t) => typeof t === 'string')) ? undefined : 'must be an array of strings'),
-  ],
+  ['tags', (v) => (Array.isArray(v) && v.every((t) => typeof t === 'string') ? undefined : 'must be an array of strings')],
   ['version', matches((v) => VERSION_PATTERN.test(v), 'a version: "v" and digits ("v0" is the draft)')],
-  ['workspaceSlug', (v) => (v === undefined ? undefined : matches(isSlug, 'a workspace slug (a-z 0-9 -)')(v))],
+  ['workspaceSlug', matches(isSlug, 'a workspace slug (a-z 0-9 -)')],
   [
     'packageName',
     matches((v) => parseAnsweredName(v) !== undefined, 'a package name like "@workspace/package:v1", or a bare slug like "package"'),
@@ -144,15 +142,15 @@ const PROMPT_FIELDS: ReadonlyArray<[string, Check]> = [
   ['systemPrompt', nullableString],
   ['content', string],
   ['critiquePrompt', nullableString],
-  ['context', (v) => (v === undefined || Array.isArray(v) ? undefined : 'must be an array')],
-  ['metadata', (v) => (v === undefined || (v !== null && typeof v === 'object' && !Array.isArray(v)) ? undefined : 'must be an object')],
+  ['context', (v) => (Array.isArray(v) ? undefined : 'must be an array')],
+  ['metadata', object],
 ];
 
 const CONTEXT_FIELDS: ReadonlyArray<[string, Check]> = [
   ['id', matches((v) => ID_PATTERN.test(v), 'a context item id (1 to 128 of A-Z a-z 0-9 _ -)')],
   ['type', (v) => (v === 'file' || v === 'url' ? undefined : `${shown(v)} must be "file" or "url"`)],
   ['label', nullableString],
-  ['createdAt', optionalFinite],
+  ['createdAt', finite],
   ['url', nullableString],
   ['urlFetchedAt', nullableFinite],
   ['fileName', nullableString],
@@ -166,38 +164,38 @@ const CONTEXT_FIELDS: ReadonlyArray<[string, Check]> = [
   ['mimeType', nullableString],
 ];
 
-/**
- * The first problem of a prompt object (as the service answers it or a snapshot holds it), or
- * undefined when it is valid: JSON depth and keys first (so nothing below recurses into a hostile
- * value), then every field's grammar, the size in bytes and the number of placeholders.
- */
-export function promptProblem(prompt: unknown, options: ValidateOptions = {}): PromptProblem | undefined {
-  const limits = options.limits ?? DEFAULT_LIMITS;
-  const json = jsonProblem(prompt, options);
-  if (json) return json;
-  if (prompt === null || typeof prompt !== 'object' || Array.isArray(prompt)) return { field: '(root)', message: 'must be an object' };
-  const record = prompt as Record<string, unknown>;
+/** A field's problem: `is missing` when it is absent, else what its check says. */
+function fieldProblem(field: string, check: Check, value: unknown): PromptProblem | undefined {
+  const message = check(value);
+  return message ? { field, message: value === undefined ? 'is missing' : message } : undefined;
+}
+
+/** The problem of the fields, in the order of the tables: shape and grammar in one pass. */
+function fieldsProblem(record: Record<string, unknown>): PromptProblem | undefined {
   for (const [field, check] of PROMPT_FIELDS) {
-    const message = check(record[field]);
-    if (message) return { field, message };
+    const problem = fieldProblem(field, check, record[field]);
+    if (problem) return problem;
   }
-  const context = (record.context ?? []) as unknown[];
+  const context = record.context as unknown[];
   for (let i = 0; i < context.length; i++) {
     const item = context[i];
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return { field: `context[${i}]`, message: 'must be an object' };
+    const problem = fieldProblem(`context[${i}]`, object, item);
+    if (problem) return problem;
     for (const [field, check] of CONTEXT_FIELDS) {
-      const message = check((item as Record<string, unknown>)[field]);
-      if (message) return { field: `context[${i}].${field}`, message };
+      const problem = fieldProblem(`context[${i}].${field}`, check, (item as Record<string, unknown>)[field]);
+      if (problem) return problem;
     }
   }
-  const metadata = record.metadata as Record<string, unknown> | undefined;
-  if (metadata) {
-    for (const field of ['createdAt', 'generatedAt']) {
-      const message = optionalFinite(metadata[field]);
-      if (message) return { field: `metadata.${field}`, message };
-    }
-  }
-  const bytes = Buffer.byteLength(JSON.stringify(prompt));
+  const metadata = record.metadata as Record<string, unknown>;
+  return (
+    fieldProblem('metadata.createdAt', finite, metadata.createdAt) ??
+    fieldProblem('metadata.generatedAt', optionalFinite, metadata.generatedAt)
+  );
+}
+
+/** The size in bytes and the number of placeholders, with each placeholder's name. */
+function sizeProblem(record: Record<string, unknown>, limits: Readonly<Limits>): PromptProblem | undefined {
+  const bytes = Buffer.byteLength(JSON.stringify(record));
   if (bytes > limits.promptBytes) {
     return {
       field: '(whole prompt)',
@@ -223,6 +221,28 @@ export function promptProblem(prompt: unknown, options: ValidateOptions = {}): P
     }
   }
   return undefined;
+}
+
+export type PromptCheck = { ok: true; prompt: Prompt } | { ok: false; problem: PromptProblem };
+
+/**
+ * The one prompt validator: unknown JSON (a service answer, a snapshot, a live or fleet-store
+ * answer) becomes a `Prompt`, or the first problem naming its field. JSON depth and keys first (so
+ * nothing below recurses into a hostile value), then the shape and grammar of every field (the
+ * tables above: which fields are required, what each holds), then the size in bytes and the
+ * placeholders. The service interface (docs/service-interface.md) lists `tags`, `workspaceSlug`,
+ * `context`, `metadata` (with `createdAt`) and each context item's `createdAt` as not nullable:
+ * they are required; only `description`, `category` and the two optional texts may be absent.
+ * What passes is trusted downstream: codegen and live read the fields as typed.
+ */
+export function validatePrompt(value: unknown, options: ValidateOptions = {}): PromptCheck {
+  const record = value as Record<string, unknown>;
+  const problem =
+    jsonProblem(value, options) ??
+    (object(value) ? { field: '(root)', message: 'must be an object' } : undefined) ??
+    fieldsProblem(record) ??
+    sizeProblem(record, options.limits ?? DEFAULT_LIMITS);
+  return problem ? { ok: false, problem } : { ok: true, prompt: value as Prompt };
 }
 
 /** A problem as messages say it: `field "version" "v1 *…" must be a version…`. */

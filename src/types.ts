@@ -21,7 +21,8 @@ export const contextItemSchema = z.looseObject({
 /**
  * The prompt object answered by `POST /v1/prompts/get`, as the client accepts it: lenient on
  * nullable fields, strict on what later stages rely on; unknown fields are kept (snapshots store
- * the prompt as the service returned it). `Prompt` is derived from it.
+ * the prompt as the service returned it). `Prompt` is derived from it; the tables of
+ * `validatePrompt` (src/prompt-grammar.ts) require the same fields and add their grammar.
  */
 export const promptObjectSchema = z.looseObject({
   id: z.string(),

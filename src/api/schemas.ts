@@ -10,9 +10,11 @@ import { jsonProblem } from '../prompt-grammar.js';
 import { promptObjectSchema } from '../types.js';
 
 /**
- * A `"__proto__"` key anywhere in a prompt is refused before the schema copies the object (a copy
- * would turn it into a prototype and silently drop it). The grammar of every field, the limits
- * and the key check follow in `fetchPrompt` (src/prompt-grammar.ts), which knows the config.
+ * The shape of a prompt answer, checked by the transport so a body that is not a prompt is retried
+ * like a 5xx. A `"__proto__"` key anywhere is refused before the schema copies the object (a copy
+ * would turn it into a prototype and silently drop it). The one validator (`validatePrompt`,
+ * src/prompt-grammar.ts: the same required fields, every field's grammar, the limits and the key)
+ * follows in `fetchPrompt`, which knows the config.
  */
 export const promptSchema = z
   .unknown()
