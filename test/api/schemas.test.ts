@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeIssue } from '../../src/api/describe-issue.js';
 import { listPageSchema, promptSchema, readErrorBody, unwrapEnvelope } from '../../src/api/schemas.js';
+import { describeIssue } from '../../src/util/describe-issue.js';
 
 describe('readErrorBody', () => {
   const table: [string, unknown, ReturnType<typeof readErrorBody>][] = [
