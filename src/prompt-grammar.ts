@@ -13,6 +13,7 @@ import { isSlug, parseAnsweredName } from './package-name.js';
 import { maskKey } from './secrets.js';
 import { parseTemplate } from './template/index.js';
 import { type Prompt, TEXT_FIELDS } from './types.js';
+import { describeValue } from './util/describe-value.js';
 
 /** `v0` (the draft), `v1`…: at most 15 digits, so the number stays exact. */
 export const VERSION_PATTERN = /^v\d{1,15}$/;
@@ -29,7 +30,7 @@ export function variableNameProblem(name: string): string | undefined {
     return 'the variable name "__proto__" cannot be passed in a JavaScript object literal (it sets the prototype); rename the variable';
   }
   if (name.length === 0 || name.length > 256 || /[{}:]/.test(name) || name.includes('//') || name.trim() !== name) {
-    return `${shown(name)} is not a variable name (1 to 256 characters, no "{", "}", ":" or "//", no surrounding spaces)`;
+    return `${describeValue(name)} is not a variable name (1 to 256 characters, no "{", "}", ":" or "//", no surrounding spaces)`;
   }
   return undefined;
 }
@@ -47,18 +48,6 @@ export interface ValidateOptions {
   limits?: Readonly<Limits> | undefined;
   /** The configured API key: a prompt holding it anywhere (an echoing service) is refused. */
   apiKey?: string | undefined;
-}
-
-/** A value as an error shows it: JSON-quoted (control characters escaped), cut at 60 characters. */
-export function shown(value: unknown): string {
-  let text: string;
-  try {
-    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
-  text = text.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
 function pathOf(parent: string, key: string | number): string {
@@ -125,7 +114,7 @@ const nullableFinite: Check = (v) => (v === undefined || v === null ? undefined 
 const matches =
   (test: (v: string) => boolean, want: string): Check =>
   (v) =>
-    typeof v === 'string' && test(v) ? undefined : `${shown(v)} must be ${want}`;
+    typeof v === 'string' && test(v) ? undefined : `${describeValue(v)} must be ${want}`;
 
 const PROMPT_FIELDS: ReadonlyArray<[string, Check]> = [
   ['id', matches((v) => ID_PATTERN.test(v), 'an id (1 to 128 of A-Z a-z 0-9 _ -)')],
@@ -148,7 +137,7 @@ const PROMPT_FIELDS: ReadonlyArray<[string, Check]> = [
 
 const CONTEXT_FIELDS: ReadonlyArray<[string, Check]> = [
   ['id', matches((v) => ID_PATTERN.test(v), 'a context item id (1 to 128 of A-Z a-z 0-9 _ -)')],
-  ['type', (v) => (v === 'file' || v === 'url' ? undefined : `${shown(v)} must be "file" or "url"`)],
+  ['type', (v) => (v === 'file' || v === 'url' ? undefined : `${describeValue(v)} must be "file" or "url"`)],
   ['label', nullableString],
   ['createdAt', finite],
   ['url', nullableString],
