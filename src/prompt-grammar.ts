@@ -1,8 +1,9 @@
 /**
  * What a valid prompt is, in one place: the grammar of every field promptlock takes from outside
- * (the service, a lockfile or snapshot edited in a pull request) and the limits on its size. The
- * service client, the lockfile and snapshot decoders and the code generator all use it, so a value
- * that reaches a generated module has passed it, whichever way it came (docs/security.md).
+ * (the service, a lockfile or snapshot edited in a pull request) and the limits on its size.
+ * `validatePrompt` is the one prompt validator (sync, the snapshot decoder, live); the lockfile
+ * decoder and the code generator use the patterns and name rules, so a value that reaches a
+ * generated module has passed it, whichever way it came (docs/security.md).
  *
  * Grammar fields (version, ids, slugs, package names, variable names) are rejected when they do
  * not match; free text (titles, descriptions, texts, metadata) is kept as it came and escaped by
@@ -116,6 +117,7 @@ const matches =
   (v) =>
     typeof v === 'string' && test(v) ? undefined : `${describeValue(v)} must be ${want}`;
 
+/** Every field of a prompt and of a context item: required unless its check accepts `undefined`. */
 const PROMPT_FIELDS: ReadonlyArray<[string, Check]> = [
   ['id', matches((v) => ID_PATTERN.test(v), 'an id (1 to 128 of A-Z a-z 0-9 _ -)')],
   ['title', string],
