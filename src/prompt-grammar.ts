@@ -47,6 +47,12 @@ export interface PromptProblem {
 
 export interface ValidateOptions {
   limits?: Readonly<Limits> | undefined;
+  /**
+   * The shape only (the service client's check, retried like a 5xx when it fails): every field
+   * present and of its type, no `"__proto__"` key, at any depth; the patterns, the limits and
+   * the key are checked later (`fetchPrompt`), where the config is known.
+   */
+  shapeOnly?: boolean;
   /** The configured API key: a prompt holding it anywhere (an echoing service) is refused. */
   apiKey?: string | undefined;
 }
@@ -61,7 +67,7 @@ function pathOf(parent: string, key: string | number): string {
  * Walks any JSON value without recursion: depth within `jsonDepth`, no `__proto__` key (a
  * generated object literal would turn it into a prototype), no API key in any string or key.
  */
-export function jsonProblem(value: unknown, options: ValidateOptions = {}, root = ''): PromptProblem | undefined {
+function jsonProblem(value: unknown, options: ValidateOptions = {}, root = ''): PromptProblem | undefined {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const key = options.apiKey && options.apiKey.length >= 8 ? options.apiKey : undefined;
   const keyProblem = (field: string): PromptProblem => ({
@@ -105,7 +111,8 @@ export function jsonProblem(value: unknown, options: ValidateOptions = {}, root 
   return undefined;
 }
 
-type Check = (value: unknown) => string | undefined;
+/** A field's problem, or undefined; with `shapeOnly`, a string's pattern is not checked. */
+type Check = (value: unknown, shapeOnly?: boolean) => string | undefined;
 const string: Check = (v) => (typeof v === 'string' ? undefined : 'must be a string');
 const nullableString: Check = (v) => (v === undefined || v === null || typeof v === 'string' ? undefined : 'must be a string or null');
 const finite: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : 'must be a finite number');
@@ -114,8 +121,8 @@ const object: Check = (v) => (v !== null && typeof v === 'object' && !Array.isAr
 const nullableFinite: Check = (v) => (v === undefined || v === null ? undefined : finite(v));
 const matches =
   (test: (v: string) => boolean, want: string): Check =>
-  (v) =>
-    typeof v === 'string' && test(v) ? undefined : `${describeValue(v)} must be ${want}`;
+  (v, shapeOnly) =>
+    typeof v === 'string' && (shapeOnly || test(v)) ? undefined : `${describeValue(v)} must be ${want}`;
 
 /** Every field of a prompt and of a context item: required unless its check accepts `undefined`. */
 const PROMPT_FIELDS: ReadonlyArray<[string, Check]> = [
@@ -147,8 +154,8 @@ const CONTEXT_FIELDS: ReadonlyArray<[string, Check]> = [
   ['fileName', nullableString],
   [
     'fileSize',
-    (v) =>
-      v === undefined || v === null || (Number.isSafeInteger(v) && (v as number) >= 0)
+    (v, shapeOnly) =>
+      v === undefined || v === null || (shapeOnly ? typeof v === 'number' : Number.isSafeInteger(v) && (v as number) >= 0)
         ? undefined
         : 'must be a whole number of bytes or null',
   ],
@@ -156,15 +163,15 @@ const CONTEXT_FIELDS: ReadonlyArray<[string, Check]> = [
 ];
 
 /** A field's problem: `is missing` when it is absent, else what its check says. */
-function fieldProblem(field: string, check: Check, value: unknown): PromptProblem | undefined {
-  const message = check(value);
+function fieldProblem(field: string, check: Check, value: unknown, shapeOnly?: boolean): PromptProblem | undefined {
+  const message = check(value, shapeOnly);
   return message ? { field, message: value === undefined ? 'is missing' : message } : undefined;
 }
 
 /** The problem of the fields, in the order of the tables: shape and grammar in one pass. */
-function fieldsProblem(record: Record<string, unknown>): PromptProblem | undefined {
+function fieldsProblem(record: Record<string, unknown>, shapeOnly: boolean): PromptProblem | undefined {
   for (const [field, check] of PROMPT_FIELDS) {
-    const problem = fieldProblem(field, check, record[field]);
+    const problem = fieldProblem(field, check, record[field], shapeOnly);
     if (problem) return problem;
   }
   const context = record.context as unknown[];
@@ -173,7 +180,7 @@ function fieldsProblem(record: Record<string, unknown>): PromptProblem | undefin
     const problem = fieldProblem(`context[${i}]`, object, item);
     if (problem) return problem;
     for (const [field, check] of CONTEXT_FIELDS) {
-      const problem = fieldProblem(`context[${i}].${field}`, check, (item as Record<string, unknown>)[field]);
+      const problem = fieldProblem(`context[${i}].${field}`, check, (item as Record<string, unknown>)[field], shapeOnly);
       if (problem) return problem;
     }
   }
@@ -214,6 +221,8 @@ function sizeProblem(record: Record<string, unknown>, limits: Readonly<Limits>):
   return undefined;
 }
 
+const ANY_DEPTH: Readonly<Limits> = { ...DEFAULT_LIMITS, jsonDepth: Number.MAX_SAFE_INTEGER };
+
 export type PromptCheck = { ok: true; prompt: Prompt } | { ok: false; problem: PromptProblem };
 
 /**
@@ -228,11 +237,12 @@ export type PromptCheck = { ok: true; prompt: Prompt } | { ok: false; problem: P
  */
 export function validatePrompt(value: unknown, options: ValidateOptions = {}): PromptCheck {
   const record = value as Record<string, unknown>;
+  const shapeOnly = options.shapeOnly === true;
   const problem =
-    jsonProblem(value, options) ??
+    jsonProblem(value, shapeOnly ? { limits: ANY_DEPTH } : options) ??
     (object(value) ? { field: '(root)', message: 'must be an object' } : undefined) ??
-    fieldsProblem(record) ??
-    sizeProblem(record, options.limits ?? DEFAULT_LIMITS);
+    fieldsProblem(record, shapeOnly) ??
+    (shapeOnly ? undefined : sizeProblem(record, options.limits ?? DEFAULT_LIMITS));
   return problem ? { ok: false, problem } : { ok: true, prompt: value as Prompt };
 }
 
