@@ -34,7 +34,7 @@ const ALLOWED = {
   template: [[], 'the template language is shared by client, server, codegen and live: it imports nothing of ours'],
   types: [['template'], 'the service resource types are shared by everyone'],
   util: [[], 'small helpers, one copy each: nothing of ours'],
-  root: [['template', 'types'], 'errors, key masking, package names, limits, the field grammar, terminal text'],
+  root: [['template', 'types', 'util'], 'errors, key masking, package names, limits, the prompt validator, terminal text'],
   store: [['root', 'util', 'template', 'types'], 'every read and write of lockfile, snapshots, journal and module'],
   config: [['root', 'util', 'store'], 'find, load and validate prompts.config.*; the store for its work folder and conflict markers'],
   codegen: [['root', 'util', 'template', 'types', 'config', 'store'], 'prompts in, module text out (store formats only: rule codegen-does-no-store-io)'],

@@ -1,8 +1,9 @@
 /**
  * What a valid prompt is, in one place: the grammar of every field promptlock takes from outside
- * (the service, a lockfile or snapshot edited in a pull request) and the limits on its size. The
- * service client, the lockfile and snapshot decoders and the code generator all use it, so a value
- * that reaches a generated module has passed it, whichever way it came (docs/security.md).
+ * (the service, a lockfile or snapshot edited in a pull request) and the limits on its size.
+ * `validatePrompt` is the one prompt validator (sync, the snapshot decoder, live); the lockfile
+ * decoder and the code generator use the patterns and name rules, so a value that reaches a
+ * generated module has passed it, whichever way it came (docs/security.md).
  *
  * Grammar fields (version, ids, slugs, package names, variable names) are rejected when they do
  * not match; free text (titles, descriptions, texts, metadata) is kept as it came and escaped by
@@ -12,7 +13,8 @@ import { DEFAULT_LIMITS, describeLimit, type LimitName, type Limits } from './li
 import { isSlug, parseAnsweredName } from './package-name.js';
 import { maskKey } from './secrets.js';
 import { parseTemplate } from './template/index.js';
-import { TEXT_FIELDS } from './types.js';
+import { type Prompt, TEXT_FIELDS } from './types.js';
+import { describeValue } from './util/describe-value.js';
 
 /** `v0` (the draft), `v1`…: at most 15 digits, so the number stays exact. */
 export const VERSION_PATTERN = /^v\d{1,15}$/;
@@ -29,7 +31,7 @@ export function variableNameProblem(name: string): string | undefined {
     return 'the variable name "__proto__" cannot be passed in a JavaScript object literal (it sets the prototype); rename the variable';
   }
   if (name.length === 0 || name.length > 256 || /[{}:]/.test(name) || name.includes('//') || name.trim() !== name) {
-    return `${shown(name)} is not a variable name (1 to 256 characters, no "{", "}", ":" or "//", no surrounding spaces)`;
+    return `${describeValue(name)} is not a variable name (1 to 256 characters, no "{", "}", ":" or "//", no surrounding spaces)`;
   }
   return undefined;
 }
@@ -45,20 +47,14 @@ export interface PromptProblem {
 
 export interface ValidateOptions {
   limits?: Readonly<Limits> | undefined;
+  /**
+   * The shape only (the service client's check, retried like a 5xx when it fails): every field
+   * present and of its type, no `"__proto__"` key, at any depth; the patterns, the limits and
+   * the key are checked later (`fetchPrompt`), where the config is known.
+   */
+  shapeOnly?: boolean;
   /** The configured API key: a prompt holding it anywhere (an echoing service) is refused. */
   apiKey?: string | undefined;
-}
-
-/** A value as an error shows it: JSON-quoted (control characters escaped), cut at 60 characters. */
-export function shown(value: unknown): string {
-  let text: string;
-  try {
-    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
-  text = text.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
 function pathOf(parent: string, key: string | number): string {
@@ -71,7 +67,7 @@ function pathOf(parent: string, key: string | number): string {
  * Walks any JSON value without recursion: depth within `jsonDepth`, no `__proto__` key (a
  * generated object literal would turn it into a prototype), no API key in any string or key.
  */
-export function jsonProblem(value: unknown, options: ValidateOptions = {}, root = ''): PromptProblem | undefined {
+function jsonProblem(value: unknown, options: ValidateOptions = {}, root = ''): PromptProblem | undefined {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const key = options.apiKey && options.apiKey.length >= 8 ? options.apiKey : undefined;
   const keyProblem = (field: string): PromptProblem => ({
@@ -115,28 +111,28 @@ export function jsonProblem(value: unknown, options: ValidateOptions = {}, root 
   return undefined;
 }
 
-type Check = (value: unknown) => string | undefined;
+/** A field's problem, or undefined; with `shapeOnly`, a string's pattern is not checked. */
+type Check = (value: unknown, shapeOnly?: boolean) => string | undefined;
 const string: Check = (v) => (typeof v === 'string' ? undefined : 'must be a string');
 const nullableString: Check = (v) => (v === undefined || v === null || typeof v === 'string' ? undefined : 'must be a string or null');
 const finite: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : 'must be a finite number');
 const optionalFinite: Check = (v) => (v === undefined ? undefined : finite(v));
+const object: Check = (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'must be an object');
 const nullableFinite: Check = (v) => (v === undefined || v === null ? undefined : finite(v));
 const matches =
   (test: (v: string) => boolean, want: string): Check =>
-  (v) =>
-    typeof v === 'string' && test(v) ? undefined : `${shown(v)} must be ${want}`;
+  (v, shapeOnly) =>
+    typeof v === 'string' && (shapeOnly || test(v)) ? undefined : `${describeValue(v)} must be ${want}`;
 
+/** Every field of a prompt and of a context item: required unless its check accepts `undefined`. */
 const PROMPT_FIELDS: ReadonlyArray<[string, Check]> = [
   ['id', matches((v) => ID_PATTERN.test(v), 'an id (1 to 128 of A-Z a-z 0-9 _ -)')],
   ['title', string],
   ['description', nullableString],
   ['category', nullableString],
-  [
-    'tags',
-    (v) => (v === undefined || (Array.isArray(v) && v.every((t) => typeof t === 'string')) ? undefined : 'must be an array of strings'),
-  ],
+  ['tags', (v) => (Array.isArray(v) && v.every((t) => typeof t === 'string') ? undefined : 'must be an array of strings')],
   ['version', matches((v) => VERSION_PATTERN.test(v), 'a version: "v" and digits ("v0" is the draft)')],
-  ['workspaceSlug', (v) => (v === undefined ? undefined : matches(isSlug, 'a workspace slug (a-z 0-9 -)')(v))],
+  ['workspaceSlug', matches(isSlug, 'a workspace slug (a-z 0-9 -)')],
   [
     'packageName',
     matches((v) => parseAnsweredName(v) !== undefined, 'a package name like "@workspace/package:v1", or a bare slug like "package"'),
@@ -144,60 +140,60 @@ const PROMPT_FIELDS: ReadonlyArray<[string, Check]> = [
   ['systemPrompt', nullableString],
   ['content', string],
   ['critiquePrompt', nullableString],
-  ['context', (v) => (v === undefined || Array.isArray(v) ? undefined : 'must be an array')],
-  ['metadata', (v) => (v === undefined || (v !== null && typeof v === 'object' && !Array.isArray(v)) ? undefined : 'must be an object')],
+  ['context', (v) => (Array.isArray(v) ? undefined : 'must be an array')],
+  ['metadata', object],
 ];
 
 const CONTEXT_FIELDS: ReadonlyArray<[string, Check]> = [
   ['id', matches((v) => ID_PATTERN.test(v), 'a context item id (1 to 128 of A-Z a-z 0-9 _ -)')],
-  ['type', (v) => (v === 'file' || v === 'url' ? undefined : `${shown(v)} must be "file" or "url"`)],
+  ['type', (v) => (v === 'file' || v === 'url' ? undefined : `${describeValue(v)} must be "file" or "url"`)],
   ['label', nullableString],
-  ['createdAt', optionalFinite],
+  ['createdAt', finite],
   ['url', nullableString],
   ['urlFetchedAt', nullableFinite],
   ['fileName', nullableString],
   [
     'fileSize',
-    (v) =>
-      v === undefined || v === null || (Number.isSafeInteger(v) && (v as number) >= 0)
+    (v, shapeOnly) =>
+      v === undefined || v === null || (shapeOnly ? typeof v === 'number' : Number.isSafeInteger(v) && (v as number) >= 0)
         ? undefined
         : 'must be a whole number of bytes or null',
   ],
   ['mimeType', nullableString],
 ];
 
-/**
- * The first problem of a prompt object (as the service answers it or a snapshot holds it), or
- * undefined when it is valid: JSON depth and keys first (so nothing below recurses into a hostile
- * value), then every field's grammar, the size in bytes and the number of placeholders.
- */
-export function promptProblem(prompt: unknown, options: ValidateOptions = {}): PromptProblem | undefined {
-  const limits = options.limits ?? DEFAULT_LIMITS;
-  const json = jsonProblem(prompt, options);
-  if (json) return json;
-  if (prompt === null || typeof prompt !== 'object' || Array.isArray(prompt)) return { field: '(root)', message: 'must be an object' };
-  const record = prompt as Record<string, unknown>;
+/** A field's problem: `is missing` when it is absent, else what its check says. */
+function fieldProblem(field: string, check: Check, value: unknown, shapeOnly?: boolean): PromptProblem | undefined {
+  const message = check(value, shapeOnly);
+  return message ? { field, message: value === undefined ? 'is missing' : message } : undefined;
+}
+
+/** The problem of the fields, in the order of the tables: shape and grammar in one pass. */
+function fieldsProblem(record: Record<string, unknown>, shapeOnly: boolean): PromptProblem | undefined {
   for (const [field, check] of PROMPT_FIELDS) {
-    const message = check(record[field]);
-    if (message) return { field, message };
+    const problem = fieldProblem(field, check, record[field], shapeOnly);
+    if (problem) return problem;
   }
-  const context = (record.context ?? []) as unknown[];
+  const context = record.context as unknown[];
   for (let i = 0; i < context.length; i++) {
     const item = context[i];
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return { field: `context[${i}]`, message: 'must be an object' };
+    const problem = fieldProblem(`context[${i}]`, object, item);
+    if (problem) return problem;
     for (const [field, check] of CONTEXT_FIELDS) {
-      const message = check((item as Record<string, unknown>)[field]);
-      if (message) return { field: `context[${i}].${field}`, message };
+      const problem = fieldProblem(`context[${i}].${field}`, check, (item as Record<string, unknown>)[field], shapeOnly);
+      if (problem) return problem;
     }
   }
-  const metadata = record.metadata as Record<string, unknown> | undefined;
-  if (metadata) {
-    for (const field of ['createdAt', 'generatedAt']) {
-      const message = optionalFinite(metadata[field]);
-      if (message) return { field: `metadata.${field}`, message };
-    }
-  }
-  const bytes = Buffer.byteLength(JSON.stringify(prompt));
+  const metadata = record.metadata as Record<string, unknown>;
+  return (
+    fieldProblem('metadata.createdAt', finite, metadata.createdAt) ??
+    fieldProblem('metadata.generatedAt', optionalFinite, metadata.generatedAt)
+  );
+}
+
+/** The size in bytes and the number of placeholders, with each placeholder's name. */
+function sizeProblem(record: Record<string, unknown>, limits: Readonly<Limits>): PromptProblem | undefined {
+  const bytes = Buffer.byteLength(JSON.stringify(record));
   if (bytes > limits.promptBytes) {
     return {
       field: '(whole prompt)',
@@ -223,6 +219,31 @@ export function promptProblem(prompt: unknown, options: ValidateOptions = {}): P
     }
   }
   return undefined;
+}
+
+const ANY_DEPTH: Readonly<Limits> = { ...DEFAULT_LIMITS, jsonDepth: Number.MAX_SAFE_INTEGER };
+
+export type PromptCheck = { ok: true; prompt: Prompt } | { ok: false; problem: PromptProblem };
+
+/**
+ * The one prompt validator: unknown JSON (a service answer, a snapshot, a live or fleet-store
+ * answer) becomes a `Prompt`, or the first problem naming its field. JSON depth and keys first (so
+ * nothing below recurses into a hostile value), then the shape and grammar of every field (the
+ * tables above: which fields are required, what each holds), then the size in bytes and the
+ * placeholders. The service interface (docs/service-interface.md) lists `tags`, `workspaceSlug`,
+ * `context`, `metadata` (with `createdAt`) and each context item's `createdAt` as not nullable:
+ * they are required; only `description`, `category` and the two optional texts may be absent.
+ * What passes is trusted downstream: codegen and live read the fields as typed.
+ */
+export function validatePrompt(value: unknown, options: ValidateOptions = {}): PromptCheck {
+  const record = value as Record<string, unknown>;
+  const shapeOnly = options.shapeOnly === true;
+  const problem =
+    jsonProblem(value, shapeOnly ? { limits: ANY_DEPTH } : options) ??
+    (object(value) ? { field: '(root)', message: 'must be an object' } : undefined) ??
+    fieldsProblem(record, shapeOnly) ??
+    (shapeOnly ? undefined : sizeProblem(record, options.limits ?? DEFAULT_LIMITS));
+  return problem ? { ok: false, problem } : { ok: true, prompt: value as Prompt };
 }
 
 /** A problem as messages say it: `field "version" "v1 *…" must be a version…`. */

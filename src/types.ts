@@ -1,52 +1,51 @@
 /** Types of the Prompt Service's resources (docs/service-interface.md), shared by client and server. */
 
-import * as z from 'zod';
-
-const nullableString = z.string().nullish();
-const nullableNumber = z.number().nullish();
-
-export const contextItemSchema = z.looseObject({
-  id: z.string(),
-  type: z.enum(['file', 'url']),
-  label: nullableString,
+/** One attached context file or URL. Unknown fields are kept as they came. */
+export interface ContextItem {
+  id: string;
+  type: 'file' | 'url';
+  label?: string | null | undefined;
   /** Unix milliseconds. */
-  createdAt: z.number(),
-  url: nullableString,
-  urlFetchedAt: nullableNumber,
-  fileName: nullableString,
-  fileSize: nullableNumber,
-  mimeType: nullableString,
-});
+  createdAt: number;
+  url?: string | null | undefined;
+  urlFetchedAt?: number | null | undefined;
+  fileName?: string | null | undefined;
+  fileSize?: number | null | undefined;
+  mimeType?: string | null | undefined;
+  [key: string]: unknown;
+}
+export type ContextItemType = ContextItem['type'];
+
+/** `createdAt` in Unix milliseconds; `generatedAt` changes on every response, so snapshots drop it. */
+export interface PromptMetadata {
+  createdAt: number;
+  generatedAt?: number | undefined;
+  [key: string]: unknown;
+}
 
 /**
- * The prompt object answered by `POST /v1/prompts/get`, as the client accepts it: lenient on
- * nullable fields, strict on what later stages rely on; unknown fields are kept (snapshots store
- * the prompt as the service returned it). `Prompt` is derived from it.
+ * The prompt object answered by `POST /v1/prompts/get`, as `validatePrompt` (src/prompt-grammar.ts)
+ * admits it: the nullable fields may also be absent (`critiquePrompt` is, in the public example);
+ * unknown fields are kept (snapshots store the prompt as the service returned it).
  */
-export const promptObjectSchema = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  content: z.string(),
-  systemPrompt: nullableString,
-  // Absent in the public example, null elsewhere: both are kept as they came.
-  critiquePrompt: nullableString,
-  description: nullableString,
-  category: nullableString,
-  tags: z.array(z.string()),
+export interface Prompt {
+  id: string;
+  title: string;
+  content: string;
+  systemPrompt?: string | null | undefined;
+  critiquePrompt?: string | null | undefined;
+  description?: string | null | undefined;
+  category?: string | null | undefined;
+  tags: string[];
   /** `v0` is the draft, `v1`… are published versions. */
-  version: z.string().min(1),
-  workspaceSlug: z.string(),
+  version: string;
+  workspaceSlug: string;
   /** Full package name, usually versioned (`@ws/pkg:v3`). */
-  packageName: z.string().min(1),
-  context: z.array(contextItemSchema),
-  /** `createdAt` in Unix milliseconds; `generatedAt` changes on every response, so snapshots drop it. */
-  metadata: z.looseObject({ createdAt: z.number(), generatedAt: z.number().optional() }),
-});
-
-export type ContextItem = z.infer<typeof contextItemSchema>;
-export type ContextItemType = ContextItem['type'];
-export type Prompt = z.infer<typeof promptObjectSchema>;
-export type PromptMetadata = Prompt['metadata'];
+  packageName: string;
+  context: ContextItem[];
+  metadata: PromptMetadata;
+  [key: string]: unknown;
+}
 
 /** One item of `GET /v1/prompts`. `packageName` may be full, versioned, or a bare slug. */
 export interface PromptSummary {

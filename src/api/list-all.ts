@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import type { PromptSummary } from '../types.js';
-import { describeIssue } from './describe-issue.js';
+import { describeIssue } from '../util/describe-issue.js';
 import { listPageSchema, unwrapEnvelope } from './schemas.js';
 import { limitText, serviceText } from './service-errors.js';
 import { InvalidBody, type ServiceTransport } from './service-transport.js';

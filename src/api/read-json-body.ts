@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { describeIssue } from './describe-issue.js';
+import { describeIssue } from '../util/describe-issue.js';
 import type { AttemptAnswer } from './http-attempt.js';
 import { unwrapEnvelope } from './schemas.js';
 import { InvalidBody } from './service-transport.js';

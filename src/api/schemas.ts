@@ -5,23 +5,21 @@
  * service returned it.
  */
 import * as z from 'zod';
-import { DEFAULT_LIMITS } from '../limits.js';
-import { jsonProblem } from '../prompt-grammar.js';
-import { promptObjectSchema } from '../types.js';
+import { describeProblem, validatePrompt } from '../prompt-grammar.js';
+import type { Prompt } from '../types.js';
 
 /**
- * A `"__proto__"` key anywhere in a prompt is refused before the schema copies the object (a copy
- * would turn it into a prototype and silently drop it). The grammar of every field, the limits
- * and the key check follow in `fetchPrompt` (src/prompt-grammar.ts), which knows the config.
+ * The shape of a prompt answer, checked by the transport so a body that is not a prompt is retried
+ * like a 5xx: the one validator's shape (`validatePrompt`, src/prompt-grammar.ts), which also
+ * refuses a `"__proto__"` key at any depth. Its patterns, the limits and the key check follow in
+ * `fetchPrompt`, which knows the config.
  */
-export const promptSchema = z
-  .unknown()
-  .superRefine((value, ctx) => {
-    const problem = jsonProblem(value, { limits: UNBOUNDED_DEPTH });
-    if (problem) ctx.addIssue({ code: 'custom', message: `${problem.field}: ${problem.message}` });
-  })
-  .pipe(promptObjectSchema);
-const UNBOUNDED_DEPTH = { ...DEFAULT_LIMITS, jsonDepth: Number.MAX_SAFE_INTEGER };
+export const promptSchema = z.unknown().transform((value, ctx): Prompt => {
+  const check = validatePrompt(value, { shapeOnly: true });
+  if (check.ok) return check.prompt;
+  ctx.addIssue({ code: 'custom', message: describeProblem(check.problem) });
+  return z.NEVER;
+});
 
 /** `packageName` may be `@ws/pkg`, `@ws/pkg:v1` or a bare slug: all are strings here. */
 const promptSummarySchema = z.looseObject({

@@ -88,7 +88,7 @@ export interface ModuleTextOptions {
 /**
  * One file of the module for `prompts`: pure and deterministic (sorted by package name, any input
  * order), linear in the number of prompts. Throws `TemplateError` for conflicting type hints and
- * `LockfileError` for a snapshot whose fields are damaged. `digestKey` is the options' part of the
+ * `LockfileError` for recorded export names that cannot be used. `digestKey` is the options' part of the
  * inputs digest (`optionsKey`).
  */
 function moduleText(
@@ -126,7 +126,7 @@ function moduleText(
 
 /**
  * The module's TypeScript source for `prompts` (or, with `file`, its JavaScript or declarations).
- * Throws `TemplateError` for conflicting type hints and `LockfileError` for a damaged snapshot.
+ * Throws `TemplateError` for conflicting type hints and `LockfileError` for unusable export names.
  */
 export function generateModule(prompts: readonly CodegenPrompt[], options: ModuleTextOptions = {}): string {
   const file = options.file ?? 'ts';

@@ -121,13 +121,12 @@ export function promptToFunction(
     return { label, text, segments: parsed };
   });
   const variables = listVariables(texts, name);
-  // Fields are checked (and their order fixed) even for a declaration, so every format fails alike.
-  const omitted = new Set<string>(omit);
-  const fields = promptFields(prompt, name).filter(([key]) => !omitted.has(key) && (omit.length === 0 || FIELD_ORDER_SET.has(key)));
   const doc = functionDoc(item);
   if (file === 'dts') {
     return { source: `${doc}\nexport declare function ${functionName}(${parameter(variables)}): RenderedPrompt;`, readsVariables: false };
   }
+  const omitted = new Set<string>(omit);
+  const fields = promptFields(prompt).filter(([key]) => !omitted.has(key) && (omit.length === 0 || FIELD_ORDER_SET.has(key)));
   const signature =
     file === 'ts'
       ? `${functionName}(${parameter(variables)}): RenderedPrompt`

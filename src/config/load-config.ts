@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { apiKeyFromEnv } from '../secrets.js';
+import { apiKeyFromEnv, maskKeysIn } from '../secrets.js';
 import { WORK_DIR_NAME } from '../store/work-dir.js';
+import { describeValue } from '../util/describe-value.js';
 import { BASE_URL_ALLOWED, baseUrlProblem } from './base-url.js';
 import { ConfigConflictError } from './config-conflict.js';
-import { describeValue } from './describe-value.js';
 import type { ConfigConflictResolution } from './edit/resolve-conflict.js';
 import { withEnvFiles } from './env-files.js';
 import { parseUserConfig } from './parse-user-config.js';
@@ -49,7 +49,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const snapshotsDir = path.resolve(rootDir, parsed.snapshots);
   if (snapshotsDir === rootDir || rootDir.startsWith(snapshotsDir + path.sep)) {
     throw new ConfigError(
-      `Invalid value for option "snapshots" in ${where}: ${describeValue(parsed.snapshots)} is the project folder; snapshots need a folder of their own.`,
+      `Invalid value for option "snapshots" in ${where}: ${describeValue(parsed.snapshots, maskKeysIn)} is the project folder; snapshots need a folder of their own.`,
       { hint: 'Use a dedicated folder such as "prompts": promptlock removes the snapshots it no longer needs from it.' },
     );
   }
@@ -99,7 +99,7 @@ function requireInsideProject(option: string, value: string, resolved: string, r
   const own = relative === WORK_DIR_NAME || relative.startsWith(`${WORK_DIR_NAME}${path.sep}`);
   if (!outside && !own) return;
   throw new ConfigError(
-    `Invalid value for option "${option}" in ${where}: ${describeValue(value)} ${
+    `Invalid value for option "${option}" in ${where}: ${describeValue(value, maskKeysIn)} ${
       own
         ? `is inside promptlock's own ${WORK_DIR_NAME} folder`
         : relative === ''
@@ -118,7 +118,7 @@ function baseUrlFromEnv(env: NodeJS.ProcessEnv): string | undefined {
   const problem = baseUrlProblem(value);
   if (problem) {
     throw new ConfigError(
-      `Invalid value for PROMPTLOCK_BASE_URL in the environment: expected ${BASE_URL_ALLOWED}, got ${describeValue(value)} (${problem}).`,
+      `Invalid value for PROMPTLOCK_BASE_URL in the environment: expected ${BASE_URL_ALLOWED}, got ${describeValue(value, maskKeysIn)} (${problem}).`,
       { hint: 'Fix or unset PROMPTLOCK_BASE_URL; it overrides the baseUrl option.' },
     );
   }

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { maskKeysIn } from '../secrets.js';
+import { describeValue } from '../util/describe-value.js';
 import { editDistance } from '../util/edit-distance.js';
 import { formatPath } from '../util/format-path.js';
 import { configSchema, OPTION_ALLOWED, OPTION_NAMES, type OptionName, type ParsedConfig } from './config-schema.js';
-import { describeValue } from './describe-value.js';
 
 /**
  * Validates what a config file exported and applies the defaults. Every problem is reported,
@@ -13,7 +14,7 @@ import { describeValue } from './describe-value.js';
 export function parseUserConfig(raw: unknown, where: string): ParsedConfig {
   if (raw === null || raw === undefined) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ConfigError(`${where} must export a config object, got ${describeValue(raw)}.`, {
+    throw new ConfigError(`${where} must export a config object, got ${describeValue(raw, maskKeysIn)}.`, {
       hint: 'Write `export default defineConfig({ … })` (or a JSON object).',
     });
   }
@@ -49,7 +50,7 @@ function issueMessages(issue: z.core.$ZodIssue, raw: Record<string, unknown>, wh
   // The base URL check explains itself (e.g. why plain http:// is refused); others need no more.
   const reason = issue.code === 'custom' ? ` (${issue.message})` : '';
   return [
-    `Invalid value for option "${optionPath}" in ${where}: expected ${issue.path.length > 1 && option === 'limits' ? 'a positive integer' : OPTION_ALLOWED[option]}, got ${describeValue(value)}${reason}.`,
+    `Invalid value for option "${optionPath}" in ${where}: expected ${issue.path.length > 1 && option === 'limits' ? 'a positive integer' : OPTION_ALLOWED[option]}, got ${describeValue(value, maskKeysIn)}${reason}.`,
   ];
 }
 

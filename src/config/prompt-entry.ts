@@ -6,6 +6,7 @@
 import { ConfigError } from '../errors.js';
 import { basePackageName, isSelector, parsePackageName, type Selector } from '../package-name.js';
 import { maskKeysIn } from '../secrets.js';
+import { describeValue } from '../util/describe-value.js';
 
 /** One entry of the `prompts` option: an exact package or every package of a workspace. */
 export interface PromptEntry {
@@ -58,7 +59,7 @@ export function promptEntryProblems(entries: readonly unknown[]): PromptEntryPro
   entries.forEach((entry, index) => {
     const parsed = typeof entry === 'string' ? parsePromptEntry(entry) : undefined;
     if (!parsed) {
-      const shown = typeof entry === 'string' ? maskKeysIn(JSON.stringify(entry)) : describeNonString(entry);
+      const shown = describeValue(entry, maskKeysIn);
       problems.push({
         index,
         message: `${shown} is not a package name or workspace glob (expected ${PROMPT_ENTRY_ALLOWED})`,
@@ -81,12 +82,6 @@ export function promptEntryProblems(entries: readonly unknown[]): PromptEntryPro
     }
   });
   return problems;
-}
-
-function describeNonString(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
 /** What one entry of the config asks sync for. */

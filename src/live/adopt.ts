@@ -3,10 +3,8 @@
  * hostile input, checked by the same grammar, limits, name rule and echoed-key check as sync, then
  * by the compatibility rule, before it replaces what a prompt serves.
  */
-import { describeIssue } from '../api/describe-issue.js';
-import { promptSchema } from '../api/schemas.js';
 import { recordedName, versionNumber } from '../package-name.js';
-import { describeProblem, promptProblem } from '../prompt-grammar.js';
+import { describeProblem, validatePrompt } from '../prompt-grammar.js';
 import { parseTemplate } from '../template/index.js';
 import type { Prompt } from '../types.js';
 import { incompatibility } from './compatibility.js';
@@ -22,13 +20,11 @@ const from = (source: LiveSource) => (source === 'cache' ? 'store' : 'service');
 
 /** The answer as a valid prompt of this package named as sync records it, or why it is refused. */
 function checked(state: PromptState, raw: unknown, source: LiveSource, apiKey: string | undefined): Prompt | string {
-  const parsed = promptSchema.safeParse(raw);
-  if (!parsed.success) return `the ${from(source)} answered an invalid prompt (${describeIssue(parsed.error)})`;
-  // The same grammar, limits and echoed-key check as sync (src/prompt-grammar.ts): a live
-  // version is hostile input too, and what is adopted here is shared with the whole fleet.
-  const problem = promptProblem(raw, { apiKey });
-  if (problem) return `the ${from(source)} answered a refused prompt (${describeProblem(problem)})`;
-  const prompt = parsed.data;
+  // The one validator of sync (src/prompt-grammar.ts): a live version is hostile input too, and
+  // what is adopted here is shared with the whole fleet.
+  const check = validatePrompt(raw, { apiKey });
+  if (!check.ok) return `the ${from(source)} answered a refused prompt (${describeProblem(check.problem)})`;
+  const prompt = check.prompt;
   // Named as sync records it (src/package-name.ts): the name asked for, with the answer's version.
   const named = recordedName(state.name, prompt);
   if (!named.ok) return `the ${from(source)} answer is refused: ${named.problem}`;
@@ -39,18 +35,12 @@ function checked(state: PromptState, raw: unknown, source: LiveSource, apiKey: s
   return { ...prompt, packageName: named.name };
 }
 
-function liveVersion(state: PromptState, prompt: Prompt, fingerprint: string): LiveVersion {
+function liveVersion(prompt: Prompt, fingerprint: string): LiveVersion {
   const { generatedAt: _volatile, ...metadata } = prompt.metadata;
   return {
     version: prompt.version,
     fingerprint,
-    base: {
-      ...prompt,
-      tags: prompt.tags ?? [],
-      workspaceSlug: prompt.workspaceSlug ?? state.name.slice(1, state.name.indexOf('/')),
-      context: prompt.context ?? [],
-      metadata,
-    },
+    base: { ...prompt, metadata },
     content: parseTemplate(prompt.content),
     systemPrompt: typeof prompt.systemPrompt === 'string' ? parseTemplate(prompt.systemPrompt) : null,
     critiquePrompt: typeof prompt.critiquePrompt === 'string' ? parseTemplate(prompt.critiquePrompt) : null,
@@ -84,7 +74,7 @@ export function adopt(state: PromptState, raw: unknown, source: LiveSource, cont
   }
   const was = served(state);
   const previous = state.live;
-  state.live = liveVersion(state, prompt, fingerprint);
+  state.live = liveVersion(prompt, fingerprint);
   state.source = source;
   state.rejected = undefined;
   state.reason = `${prompt.version} from the ${source === 'cache' ? 'store (fetched by this fleet)' : 'service'}`;

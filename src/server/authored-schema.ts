@@ -45,11 +45,3 @@ export type PackageMeta = z.infer<typeof packageMetaSchema>;
 /** `<package>/v3/prompt.json`: overrides for one version. */
 export const versionMetaSchema = z.strictObject(shared);
 export type VersionMeta = z.infer<typeof versionMetaSchema>;
-
-/** The first issue of a failed parse as `"path": message`, the way option errors read elsewhere. */
-export function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid value';
-  const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
-  return `"${where}": ${issue.message}`;
-}

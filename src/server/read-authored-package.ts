@@ -9,15 +9,9 @@ import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { formatPackageName, type Selector } from '../package-name.js';
 import type { ContextItem, Prompt } from '../types.js';
+import { describeIssue } from '../util/describe-issue.js';
 import { readIfExists } from '../util/read-if-exists.js';
-import {
-  type AuthoredContextItem,
-  describeIssue,
-  type PackageMeta,
-  packageMetaSchema,
-  type VersionMeta,
-  versionMetaSchema,
-} from './authored-schema.js';
+import { type AuthoredContextItem, type PackageMeta, packageMetaSchema, type VersionMeta, versionMetaSchema } from './authored-schema.js';
 import { deriveCreatedAt, deriveId, versionCreatedAt } from './derive-ids.js';
 import { guessMimeType } from './guess-mime-type.js';
 import { authoredText, type LoadedVersion, type ServedFile } from './loaded-package.js';

@@ -56,8 +56,8 @@ export async function readSnapshotPackage(
   // The real path: a download checks at request time that it is still the path of the file.
   const realFilesDir = names.size > 0 ? await fs.realpath(filesDir) : filesDir;
   const files: ServedFile[] = [];
-  for (const item of prompt.context ?? []) {
-    if (item.type !== 'file' || typeof item.id !== 'string') continue;
+  for (const item of prompt.context) {
+    if (item.type !== 'file') continue;
     const name = findSyncedFile(names, item.id, item.fileName);
     // A file that was never synced (no `contextFiles: true`) simply has no download.
     if (!name) continue;
@@ -70,14 +70,12 @@ export async function readSnapshotPackage(
       mimeType: item.mimeType ?? guessMimeType(fileName),
     });
   }
-  const { generatedAt: _volatile, ...metadata } = prompt.metadata ?? { createdAt: 0 };
+  const { generatedAt: _volatile, ...metadata } = prompt.metadata;
   const served = {
     ...prompt,
     workspaceSlug: workspace,
     packageName: formatPackageName({ workspace, package: pkg, selector: prompt.version as Selector }),
-    tags: prompt.tags ?? [],
-    context: prompt.context ?? [],
-    metadata: { ...metadata, createdAt: typeof metadata.createdAt === 'number' ? metadata.createdAt : 0 },
+    metadata,
   };
   return { versions: [{ number, prompt: served, files }], dirs: names.size > 0 ? [filesDir] : [] };
 }

@@ -9,12 +9,13 @@
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, PromptlockError } from '../errors.js';
+import { isAlive } from '../util/is-alive.js';
 import { readIfExists as readBytesIfExists } from '../util/read-if-exists.js';
 import { applyJournal } from './journal-apply.js';
 import { COMMITTED, decodeJournal, FAILED, type Journal, journalPath, PENDING, STAGED_NAME } from './journal-file.js';
 import { admitOps, journalTarget, type StoreFiles } from './journal-scope.js';
 import { CANNOT_EXIST, StorePathGuard } from './paths.js';
-import { discardAbandonedStaging, isAlive } from './staged-file.js';
+import { discardAbandonedStaging } from './staged-file.js';
 import { workDirOf } from './work-dir.js';
 
 export interface PendingTransaction {

@@ -3,6 +3,7 @@ import { link, mkdir, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { asFileSystemError, PromptlockError } from '../errors.js';
+import { isAlive } from '../util/is-alive.js';
 import { readIfExists } from '../util/read-if-exists.js';
 import { ensureWorkDir } from './work-dir.js';
 
@@ -13,15 +14,6 @@ interface LockOwner {
   startedAt: string;
   /** Unique per acquisition: a lock is released only by the run whose token it holds. */
   token: string;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The lock file's bytes, or undefined when there is none. */

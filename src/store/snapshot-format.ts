@@ -5,7 +5,7 @@
  */
 import { LockfileError } from '../errors.js';
 import type { Limits } from '../limits.js';
-import { describeProblem, promptProblem } from '../prompt-grammar.js';
+import { describeProblem, validatePrompt } from '../prompt-grammar.js';
 import { PROMPT_FIELD_ORDER, type Prompt } from '../types.js';
 import { sortKeysDeep } from '../util/sort-keys-deep.js';
 import { integrityOf } from './integrity.js';
@@ -74,22 +74,14 @@ export function decodeSnapshot(text: string, where: string, limits?: Readonly<Li
       prompt[key] = value.join('\n');
     }
   }
-  for (const key of ['id', 'title', 'content', 'version', 'packageName'] as const) {
-    if (typeof prompt[key] !== 'string') {
-      throw new LockfileError(`Snapshot ${where}: field "${key}" is missing or not a string.`, {
-        hint: 'Restore it from git, or run `promptlock sync` to fetch it again.',
-      });
-    }
-  }
-  const problem = promptProblem(prompt, { limits });
-  if (problem) {
-    throw new LockfileError(`Snapshot ${where}: ${describeProblem(problem)}.`, {
-      hint: problem.limit
-        ? `Raise "limits.${problem.limit}" in the config if this prompt is legitimate, or restore the snapshot from git.`
-        : 'Restore it from git, or run `promptlock sync` to fetch it again.',
-    });
-  }
-  return prompt as Prompt;
+  const check = validatePrompt(prompt, { limits });
+  if (check.ok) return check.prompt;
+  const { problem } = check;
+  throw new LockfileError(`Snapshot ${where}: ${describeProblem(problem)}.`, {
+    hint: problem.limit
+      ? `Raise "limits.${problem.limit}" in the config if this prompt is legitimate, or restore the snapshot from git.`
+      : 'Restore it from git, or run `promptlock sync` to fetch it again.',
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type FileHandle, open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError } from '../errors.js';
+import { isAlive } from '../util/is-alive.js';
 import { holdsBytes, writeAt } from './file-bytes.js';
 import { ensureWorkDir, workDirOf } from './work-dir.js';
 
@@ -95,16 +96,6 @@ export class Stager {
     this.files.clear();
   }
 }
-
-/** True when process `pid` runs (on this host). */
-export const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /**
  * Removes staged files left by runs that were killed while downloading (their process is gone).

@@ -103,7 +103,7 @@ function lockedFieldProblems(name: string, entry: LockEntry, expected: LockEntry
   if (pinned !== undefined && entry.version !== pinned) {
     problem('lock-mismatch', `locked for selector ${entry.selector}, but its version is ${entry.version}`, 'run `promptlock sync`');
   }
-  const fileItems = new Set((prompt.context ?? []).filter((item) => item.type === 'file').map((item) => item.id));
+  const fileItems = new Set(prompt.context.filter((item) => item.type === 'file').map((item) => item.id));
   for (const id of Object.keys(entry.files ?? {})) {
     if (!fileItems.has(id))
       problem(

@@ -5,7 +5,7 @@
 import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { formatPackageName, parsePackageName, recordedName, type Selector } from '../package-name.js';
-import { describeProblem, promptProblem } from '../prompt-grammar.js';
+import { describeProblem, validatePrompt } from '../prompt-grammar.js';
 import { integrityOf } from '../store/integrity.js';
 import type { LockEntry, LockedFile } from '../store/lockfile-format.js';
 import { boundedFileName } from '../store/paths.js';
@@ -102,10 +102,11 @@ export async function fetchPrompt(
 ): Promise<FetchedPrompt> {
   const parsed = parsePackageName(name)!;
   const asked = options.exactVersion ?? selector ?? undefined;
-  const prompt = await client.getPrompt(formatPackageName({ ...parsed, selector: asked as Selector | undefined }));
+  const answer = await client.getPrompt(formatPackageName({ ...parsed, selector: asked as Selector | undefined }));
   // Before anything is compared, stored or generated: every field by its grammar, the limits, the key.
-  const problem = promptProblem(prompt, { limits: options.limits, apiKey: options.apiKey });
-  if (problem) {
+  const check = validatePrompt(answer, { limits: options.limits, apiKey: options.apiKey });
+  if (!check.ok) {
+    const { problem } = check;
     throw new ServiceError(`The service's answer for ${name} is refused: ${describeProblem(problem)}.`, {
       code: 'invalid_response',
       hint: problem.limit
@@ -113,12 +114,13 @@ export async function fetchPrompt(
         : 'Nothing was written. Fix the prompt on the service (or report the service fault).',
     });
   }
+  const prompt = check.prompt;
   const locked = lockPrompt(name, selector, answeredPrompt(name, prompt));
   const files: FetchedPrompt['files'] = [];
   if (options.withFiles) {
     const lockedFiles: Record<string, LockedFile> = {};
     const used = new Set<string>();
-    for (const item of prompt.context ?? []) {
+    for (const item of prompt.context) {
       if (item.type !== 'file') continue;
       // Bounded before anything is staged: a name too long for the disk would fail after the commit point.
       let fileName = boundedFileName(safeFileName(item));

@@ -1,7 +1,7 @@
 import { ServiceError } from '../errors.js';
 import { basePackageName, isSelector, isSlug, parsePackageName } from '../package-name.js';
-import { shown } from '../prompt-grammar.js';
 import type { PromptSummary } from '../types.js';
+import { describeValue } from '../util/describe-value.js';
 
 /** What the list says: base names, and the published version of those it names with one. */
 export interface Listing {
@@ -43,7 +43,7 @@ export function readListing(items: readonly PromptSummary[], workspace: string |
       const own = item.workspaceSlug;
       if (own !== undefined && own !== null && own !== '' && !(typeof own === 'string' && isSlug(own))) {
         throw new ServiceError(
-          `The service lists prompt "${item.packageName}" (id ${item.id}) by a bare slug with an invalid workspaceSlug ${shown(own)}.`,
+          `The service lists prompt "${item.packageName}" (id ${item.id}) by a bare slug with an invalid workspaceSlug ${describeValue(own)}.`,
           { hint: 'A workspace slug is made of a-z, 0-9 and "-". This is a fault of the service; report it.', code: 'invalid_response' },
         );
       }

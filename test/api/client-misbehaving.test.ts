@@ -83,8 +83,12 @@ describe('invalid bodies', () => {
   });
 
   const changes: [string, Record<string, unknown> | string, string][] = [
-    ['a missing field', { id: undefined }, 'id: expected string'],
-    ['a bad context item', { context: [{ id: 'c', type: 'video', createdAt: 1 }] }, 'context[0].type: expected one of "file", "url"'],
+    ['a missing field', { id: undefined }, 'field "id" is missing'],
+    [
+      'a bad context item',
+      { context: [{ id: 'c', type: 'video', createdAt: 1 }] },
+      'field "context[0].type" "video" must be "file" or "url"',
+    ],
     ['not JSON', '<html>', 'the body is not JSON'],
   ];
   it.each(changes)('names the prompt and the field for %s', async (_name, change, expected) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { describeIssue } from '../../src/api/describe-issue.js';
 import { listPageSchema, promptSchema, readErrorBody, unwrapEnvelope } from '../../src/api/schemas.js';
+import { describeProblem, validatePrompt } from '../../src/prompt-grammar.js';
+import { describeIssue } from '../../src/util/describe-issue.js';
 
 describe('readErrorBody', () => {
   const table: [string, unknown, ReturnType<typeof readErrorBody>][] = [
@@ -60,14 +61,30 @@ describe('describeIssue', () => {
       () => listPageSchema.safeParse({ prompts: [{ id: 'a', title: 't', packageName: 'x' }, { id: 1 }], hasMore: false }) as never,
       'prompts[1].id: expected string',
     ],
-    ['a nullable field given a number', () => promptSchema.safeParse({ ...prompt, systemPrompt: 5 }), 'systemPrompt: expected string'],
-    ['a missing metadata time', () => promptSchema.safeParse({ ...prompt, metadata: {} }), 'metadata.createdAt: expected number'],
-    ['an empty version', () => promptSchema.safeParse({ ...prompt, version: '' }), 'version: expected a non-empty value'],
+    [
+      'a nullable field given a number',
+      () => promptSchema.safeParse({ ...prompt, systemPrompt: 5 }),
+      'field "systemPrompt" must be a string or null',
+    ],
+    ['a missing metadata time', () => promptSchema.safeParse({ ...prompt, metadata: {} }), 'field "metadata.createdAt" is missing'],
+    // The shape is the client's; the pattern of a version (an empty one too) is fetchPrompt's, below.
+    [
+      'a version not a string',
+      () => promptSchema.safeParse({ ...prompt, version: 1 }),
+      'field "version" 1 must be a version: "v" and digits ("v0" is the draft)',
+    ],
   ];
   it.each(table)('%s', (_name, parse, want) => {
     const result = parse();
     expect(result.success).toBe(false);
     expect(describeIssue(result.error!)).toBe(want);
+  });
+
+  it('refuses an empty version by its pattern (validatePrompt, as fetchPrompt and the snapshot decoder run it)', () => {
+    const check = validatePrompt({ ...prompt, version: '' });
+    expect(check.ok ? undefined : describeProblem(check.problem)).toBe(
+      'field "version" "" must be a version: "v" and digits ("v0" is the draft)',
+    );
   });
 
   it('accepts the public example answer (no critiquePrompt)', () => {

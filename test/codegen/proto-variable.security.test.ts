@@ -6,14 +6,15 @@
  */
 import { expect, it } from 'vitest';
 import { generateModule } from '../../src/codegen/index.js';
-import { promptProblem } from '../../src/prompt-grammar.js';
+import { validatePrompt } from '../../src/prompt-grammar.js';
 import { lockPrompt } from '../../src/sync/fetch-prompt.js';
 import { compileStrict, importModule, tempDir } from '../codegen/helpers.js';
 import { validPrompt } from '../helpers/valid-prompt.js';
 
 it('refuses {{__proto__}} in any text, with a message that says why', () => {
   for (const field of ['content', 'systemPrompt', 'critiquePrompt'] as const) {
-    const problem = promptProblem(validPrompt('@acme/p', { [field]: 'Hi {{ __proto__ }}' }));
+    const check = validatePrompt(validPrompt('@acme/p', { [field]: 'Hi {{ __proto__ }}' }));
+    const problem = check.ok ? undefined : check.problem;
     expect(problem?.field).toBe(field);
     expect(problem?.message).toMatch(/"__proto__" cannot be passed in a JavaScript object literal/);
   }

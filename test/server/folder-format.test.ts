@@ -80,7 +80,7 @@ describe('hand-authored format', () => {
       'a misspelt key',
       {
         files: { 'ws/a/prompt.json': '{"titel": "x"}', 'ws/a/v1.md': 'x' },
-        message: /Invalid value in .*prompt\.json: "\(top level\)": Unrecognized key: "titel"/,
+        message: /Invalid value in .*prompt\.json: Unrecognized key: "titel"/,
       },
     ],
     ['bad JSON', { files: { 'ws/a/prompt.json': '{', 'ws/a/v1.md': 'x' }, message: /prompt\.json is not valid JSON/ }],

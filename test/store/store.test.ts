@@ -72,8 +72,8 @@ describe('snapshot format', () => {
     ['not an object', '[]', 'Snapshot x.json is not a JSON object.'],
     [
       'missing field',
-      '{"id":"a","title":"t","content":"c","version":"v1"}',
-      'Snapshot x.json: field "packageName" is missing or not a string.',
+      '{"id":"a","title":"t","content":"c","tags":[],"version":"v1","workspaceSlug":"w","context":[],"metadata":{"createdAt":1}}',
+      'Snapshot x.json: field "packageName" is missing.',
     ],
   ])('names the file when it is %s', (_name, text, message) => {
     expect(() => decodeSnapshot(text, 'x.json')).toThrow(LockfileError);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { formatPath } from '../util/format-path.js';
+import { formatPath } from './format-path.js';
 
 /**
  * The first problem of a failed validation as `prompts[3].packageName: expected string`: the
