@@ -37,7 +37,7 @@ export async function firstRequestProbe() {
   return {
     url,
     /** `{ ms, cpuMs }` from spawn to the first request of `promptlock <args>` run in `cwd`. */
-    async time(cwd, args = ['sync'], env = {}) {
+    async time(cwd, args = ['sync']) {
       const arrived = new Promise((resolve) => (waiting = resolve));
       const start = performance.now();
       const child = spawn(process.execPath, [BIN, ...args], {
@@ -47,7 +47,6 @@ export async function firstRequestProbe() {
           CI: 'true',
           NO_COLOR: '1',
           PROMPTLOCK_API_KEY: 'sk_test_PromptlockLocalTestKey00000000000000000000',
-          ...env,
         },
         stdio: ['ignore', 'ignore', 'pipe'],
       });

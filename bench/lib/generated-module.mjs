@@ -13,7 +13,7 @@ import { generate } from '../../dist/index.js';
 import { makeStore } from '../codegen.mjs';
 import { benchPrompt, nameOf, packageOf, WORKSPACE } from './served-folder.mjs';
 
-/** A store of `count` 20-line prompts (lockfile + snapshots), as a sync would have written it. */
+/** A store of `count` 20-line prompts (lockfile + snapshots) as a sync would have written it, and a config. */
 function makeLongStore(dir, count) {
   const prompts = {};
   for (let i = 0; i < count; i++) {
@@ -34,6 +34,8 @@ function makeLongStore(dir, count) {
     };
   }
   writeFileSync(path.join(dir, 'prompts.lock.json'), `${JSON.stringify({ lockfileVersion: 1, prompts }, null, 2)}\n`);
+  // Every default: prompts.lock.json, prompts/, src/generated/prompts.ts.
+  writeFileSync(path.join(dir, 'prompts.config.json'), '{}\n');
 }
 
 export const SHAPES = {
@@ -54,8 +56,6 @@ export const SHAPES = {
 export async function generatedModule(dir, count, shape = 'short') {
   SHAPES[shape].make(dir, count);
   const outputPath = path.join(dir, 'src', 'generated', 'prompts.ts');
-  // Every default: prompts.lock.json, prompts/, src/generated/prompts.ts.
-  writeFileSync(path.join(dir, 'prompts.config.json'), '{}\n');
   await generate({ cwd: dir, env: {} });
   return { outputPath, snapshotsDir: path.join(dir, 'prompts') };
 }

@@ -2,7 +2,7 @@
  * Runs promptlock's sync in this process through the library API (which loads the config and
  * opens the client the way the CLI does), and times it from the call to the result: process start
  * and module loading are excluded, loading the JSON config is included. Phase events give where
- * the time went. The list streams into the gets (README, "Performance"), so `list` runs from the
+ * the time went. The list streams into the gets (docs/performance.md), so `list` runs from the
  * start of the listing to its last page, with gets already under way, and `fetch` is what is left
  * of the gets after it; `marks` says when the first prompt was resolved and when the last page came.
  */

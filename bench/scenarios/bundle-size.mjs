@@ -1,5 +1,5 @@
 /**
- * Scenario 6, bundle size: an app bundled and minified with esbuild that imports 1 prompt of a
+ * Bundle size: an app bundled and minified with esbuild that imports 1 prompt of a
  * 1,000-prompt module. Goal: the bundle is at most that prompt's text plus 2 KB.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,7 +52,7 @@ export async function run({ log = () => {} } = {}) {
     log(`bundle: ${bundle} B for one prompt (text ${text} B); whole module minified ${full} B`);
     return [
       {
-        scenario: `6 bundle size (esbuild, 1 of ${PROMPTS.toLocaleString('en-US')} prompts)`,
+        scenario: `bundle size (esbuild, 1 of ${PROMPTS.toLocaleString('en-US')} prompts)`,
         figure: 'app bundle, minified',
         value: bundle,
         unit: 'B',

@@ -1,10 +1,10 @@
 /**
- * Scenario 5, render speed: the generated functions against `mustache.render` (what Langfuse's
+ * Render speed: the generated functions against `mustache.render` (what Langfuse's
  * `compile` uses) on the same templates, in two shapes: short 3-line prompts with 4 variables and
  * 20-line prompts with 3. Both get the same string values (Langfuse's compile takes strings);
  * mustache gets `{{{name}}}` (no HTML escaping), renders content and systemPrompt as the generated
  * function does, and its template cache is warm, as in a long-running app. Outputs are checked
- * equal. A second row gives the generated functions typed values (numbers, arrays) for reference.
+ * equal.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,22 +92,10 @@ async function shapeRows(shape, dir, log) {
     },
     MEASURED_SLICES,
   );
-  // Measured after the race: values of other types make the runtime's helpers polymorphic, which
-  // would slow the string case measured above.
-  rates.typed = race(
-    {
-      typed: (i) => {
-        sink += fns[i % PROMPTS](variables).content.length;
-      },
-    },
-    MEASURED_SLICES,
-  ).typed;
   if (sink === 0) throw new Error('nothing rendered');
-  log(
-    `render ${shape}: generated ${Math.round(rates.generated)} ops/s, mustache ${Math.round(rates.mustache)} ops/s, generated with typed values ${Math.round(rates.typed)} ops/s`,
-  );
+  log(`render ${shape}: generated ${Math.round(rates.generated)} ops/s, mustache ${Math.round(rates.mustache)} ops/s`);
   const vars = Object.keys(variables).length;
-  const scenario = `5 render speed (${PROMPTS} ${shape} prompts, ${vars} variables)`;
+  const scenario = `render speed (${PROMPTS} ${shape} prompts, ${vars} variables)`;
   const note = `median of ${MEASURED_SLICES} alternating slices of ${SLICE_MS} ms CPU time after ${WARM_UP_SLICES} warm-up slices each; same string values; outputs checked equal`;
   return [
     {
@@ -122,19 +110,6 @@ async function shapeRows(shape, dir, log) {
       goal: '≥ 3× faster',
       met: rates.generated / rates.mustache >= 3,
       note,
-    },
-    {
-      scenario,
-      figure: 'generated function, typed values',
-      value: rates.typed,
-      unit: 'ops/s',
-      baseline: rates.mustache,
-      baselineLabel: 'mustache.render, strings given',
-      ratio: rates.typed / rates.mustache,
-      ratioLabel: '× faster',
-      goal: '',
-      met: undefined,
-      note: '',
     },
   ];
 }

@@ -1,11 +1,10 @@
 /**
- * Process start → first request: the built CLI's `sync` in a project with a `prompts.config.ts`,
- * timed from just before the spawn to the arrival of its first request (bench/lib/first-request.mjs).
- * Two configs: the one `promptlock init` writes (plain JavaScript apart from its import of
- * `defineConfig`, loaded without jiti) and one with TypeScript syntax (transpiled by jiti on its
- * first run, then evaluated from promptlock's cache of the transpiled code in the user's cache folder, here a temporary one),
- * against `node -e 0` (the floor: starting Node itself). CPU time is given too: a loaded box
- * inflates wall time far more than CPU time.
+ * Process start → first request, reported, not a goal: the built CLI's `sync` in a project whose
+ * `prompts.config.ts` points at a loopback probe, in two configs: as `promptlock init` writes it
+ * and with TypeScript syntax, both loaded by cosmiconfig and jiti (jiti's transpiled code cached
+ * in the user's private cache folder, a temporary one for the run: bench/run.mjs), against
+ * `node -e 0` (the floor: starting Node itself). CPU time is given too: a loaded box inflates wall
+ * time far more than CPU time.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,10 +13,9 @@ import path from 'node:path';
 import { firstRequestProbe } from '../lib/first-request.mjs';
 import { median } from '../lib/stats.mjs';
 
-const GOAL_MS = 150;
-
 function project(dir, file, text) {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), '{ "name": "bench-app", "private": true, "type": "module" }\n');
   writeFileSync(path.join(dir, file), text);
   return dir;
 }
@@ -54,15 +52,14 @@ export async function run({ runs = 3, log = () => {} } = {}) {
       'prompts.config.ts',
       `import { defineConfig } from 'promptlock';\n\nconst prompts: string[] = ['@bench/prompt-00000'];\n\nexport default defineConfig({\n  baseUrl: '${probe.url}',\n  prompts,\n});\n`,
     );
-    // One run of each first, not counted: the file cache warm, and the TypeScript config transpiled
-    // (what every later run, as on a developer's machine, finds in the user's cache folder).
-    const env = { XDG_CACHE_HOME: path.join(work, 'cache') };
-    await probe.time(plain, ['sync'], env);
-    await probe.time(typed, ['sync'], env);
+    // One run of each first, not counted: the file cache warm, and jiti's cache filled (what
+    // every later run, as on a developer's machine, finds in its cache folder).
+    await probe.time(plain, ['sync']);
+    await probe.time(typed, ['sync']);
     const samples = Math.max(5, runs * 3);
     const measure = async (dir) => {
       const all = [];
-      for (let i = 0; i < samples; i++) all.push(await probe.time(dir, ['sync'], env));
+      for (let i = 0; i < samples; i++) all.push(await probe.time(dir, ['sync']));
       return { ms: median(all.map((s) => s.ms)), cpuMs: median(all.map((s) => s.cpuMs)) };
     };
     const floors = [];
@@ -74,8 +71,8 @@ export async function run({ runs = 3, log = () => {} } = {}) {
     log(
       `node -e 0: ${Math.round(floor)} ms (${floorCpu} ms CPU); init-style config: ${Math.round(plainRun.ms)} ms (${plainRun.cpuMs} ms CPU); TypeScript config: ${Math.round(typedRun.ms)} ms (${typedRun.cpuMs} ms CPU)`,
     );
-    const row = (figure, measured, note) => ({
-      scenario: `4 start (${samples} runs, median)`,
+    const row = (figure, measured) => ({
+      scenario: `start (${samples} runs, median)`,
       figure,
       value: measured.ms,
       unit: 'ms',
@@ -83,17 +80,13 @@ export async function run({ runs = 3, log = () => {} } = {}) {
       baselineLabel: 'node -e 0',
       ratio: measured.ms / floor,
       ratioLabel: '× starting Node',
-      goal: `≤ ${GOAL_MS} ms`,
-      met: measured.ms <= GOAL_MS,
-      note: `${measured.cpuMs} ms of CPU until the first request (starting Node: ${floorCpu} ms); ${note}`,
+      goal: 'reported',
+      met: undefined,
+      note: `${measured.cpuMs} ms of CPU until the first request (starting Node: ${floorCpu} ms)`,
     });
     return [
-      row('process start → first request, init-style prompts.config.ts', plainRun, 'config evaluated without jiti'),
-      row(
-        'process start → first request, prompts.config.ts with types',
-        typedRun,
-        'config from the transpiled-config cache (jiti on the first run only)',
-      ),
+      row('process start → first request, init-style prompts.config.ts', plainRun),
+      row('process start → first request, prompts.config.ts with types', typedRun),
     ];
   } finally {
     await probe.close();

@@ -12,7 +12,7 @@ const MAX_PAGE_SIZE = 100;
 
 /**
  * The service's prompt list, one validated page at a time, until `hasMore` is false: a sync starts
- * fetching with the first page while the next ones arrive (README, "Performance"). The next page is
+ * fetching with the first page while the next ones arrive (docs/performance.md). The next page is
  * asked for only when the caller asks for it. The listing is bounded whatever the service says
  * (docs/security.md): at most `limits.listPages` pages, each at most `limits.responseBytes` bytes,
  * and `limits.listItems` prompts over all pages. A cursor that does not advance would loop

@@ -67,7 +67,7 @@ interface PromptPool<R> {
 }
 
 /**
- * A pool for prompts that arrive over time (the list's pages, README "Performance"): at most
+ * A pool for prompts that arrive over time (the list's pages, docs/performance.md): at most
  * `limit` run at once, so 10,000 listed prompts are 10,000 small closures, not 10,000 requests
  * queued in the client where a later list page would wait behind them. Failures are collected,
  * never unhandled.

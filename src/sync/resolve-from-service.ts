@@ -29,7 +29,7 @@ function isPinnedAndLocked(target: Target, locked: LockEntry | undefined): boole
 
 /**
  * A floating target (`latest` or no selector) locked at a published version: the list proves it
- * unchanged when it names the prompt with that same version (README, "Performance").
+ * unchanged when it names the prompt with that same version (docs/performance.md).
  */
 function isFloatingAndLocked(target: Target, locked: LockEntry | undefined): boolean {
   return Boolean(

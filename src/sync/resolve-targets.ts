@@ -52,7 +52,7 @@ export interface ListedTargets {
 
 /**
  * The prompts to sync, as a stream over the list: the exact entries at once, the globs' matches
- * page by page (README, "Performance": gets start with the first page).
+ * page by page (docs/performance.md: gets start with the first page).
  */
 export function targetsOf(entries: readonly RequestedEntry[]): ListedTargets {
   const exact = new Map<string, Selector | null>();

@@ -92,7 +92,7 @@ export interface SyncInputs {
   stager?: Stager;
   /**
    * Called with each prompt as soon as it is fetched, before the others are done: the commit
-   * stages its files while the fetch goes on (README, "Performance").
+   * stages its files while the fetch goes on (docs/performance.md).
    */
   onFetched?: (fetched: FetchedPrompt) => Promise<void>;
 }

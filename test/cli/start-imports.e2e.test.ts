@@ -1,5 +1,5 @@
 /**
- * What the built CLI loads before it works (README, "Performance"): `--version` loads no package
+ * What the built CLI loads before it works (docs/performance.md): `--version` loads no package
  * from node_modules (commander, picocolors and zod are bundled); an up-to-date `generate` loads
  * only the config loaders (cosmiconfig, jiti), never the service client (undici) or the config
  * editor's TypeScript (ts-morph); `sync` adds undici, still without ts-morph. Every module a run

@@ -1,5 +1,5 @@
 /**
- * The list streams into the gets (README, "Performance"): gets start with the first list page
+ * The list streams into the gets (docs/performance.md): gets start with the first list page
  * while the next pages come, a floating prompt is proven by the page that names it, a failing
  * page fails the run cleanly, and neither the order of pages nor of answers changes any output.
  * The real local service, behind a scripted loopback proxy that can hold or fail one list page:
