@@ -9,8 +9,7 @@ export interface Listing {
   names: string[];
   /**
    * Base name → published version (`v7`) for items named with a version (`@ws/pkg:v7`, `pkg:v7`):
-   * the version `latest` resolves to, so a lockfile already holding it needs no get (README,
-   * "Performance"). Drafts (`v0`) and items named without a version are not in it.
+   * the version `latest` resolves to, so a lockfile already holding it needs no get (docs/performance.md). Drafts (`v0`) and items named without a version are not in it.
    */
   versions: Map<string, string>;
 }

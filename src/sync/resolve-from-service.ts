@@ -62,8 +62,7 @@ function isDraftOnly(error: unknown, target: Target, fromList: ReadonlySet<strin
 
 /**
  * Resolves every target against the service, streaming: the exact entries start at once, the
- * globs' matches as each list page names them, while the next pages are fetched (README,
- * "Performance"). Everything goes through the one client, so its concurrency bound, rate-limit
+ * globs' matches as each list page names them, while the next pages are fetched (docs/performance.md). Everything goes through the one client, so its concurrency bound, rate-limit
  * pacer and request count stay shared; this pool keeps one slot free for the list while it runs,
  * so a page never waits behind the gets it feeds.
  */
