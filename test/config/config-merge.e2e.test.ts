@@ -5,7 +5,6 @@
  * the prompts list (both sides kept, an entry on both sides once, comments kept, said on stderr),
  * together with the lockfile's; a conflict holding code is left to the user.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,25 +12,12 @@ import { beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { git, gitOk } from '../helpers/git.js';
 import { copyDir, removeDir } from '../helpers/project.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
 const { serve, defer } = disposables();
 const MARKER = /^(<{7}|={7}|>{7})/m;
-
-function git(cwd: string, ...args: string[]): { code: number | null; out: string } {
-  const run = spawnSync(
-    'git',
-    ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', '-c', 'core.autocrlf=false', ...args],
-    { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } },
-  );
-  return { code: run.status, out: `${run.stdout}${run.stderr}` };
-}
-
-function gitOk(cwd: string, ...args: string[]): void {
-  const run = git(cwd, ...args);
-  if (run.code !== 0) throw new Error(`git ${args.join(' ')} failed:\n${run.out}`);
-}
 
 async function cli(dir: string, ...args: string[]) {
   return runBuiltCli(args, { cwd: dir, env });

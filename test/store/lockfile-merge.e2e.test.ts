@@ -5,7 +5,6 @@
  * exactly its locked version, and upgrade nothing else — the unrelated @acme/zeta stays at v5
  * although v7 is published upstream (what deleting the lockfile, the old hint, silently did).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,25 +12,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { git, gitOk } from '../helpers/git.js';
 import { copyDir, removeDir } from '../helpers/project.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
 const { serve, defer } = disposables();
-
-function git(cwd: string, ...args: string[]): { code: number | null; out: string } {
-  const run = spawnSync(
-    'git',
-    ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', '-c', 'core.autocrlf=false', ...args],
-    { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } },
-  );
-  return { code: run.status, out: `${run.stdout}${run.stderr}` };
-}
-
-function gitOk(cwd: string, ...args: string[]): string {
-  const run = git(cwd, ...args);
-  if (run.code !== 0) throw new Error(`git ${args.join(' ')} failed:\n${run.out}`);
-  return run.out;
-}
 
 const read = (dir: string, file: string) => readFile(path.join(dir, file), 'utf8');
 const versions = async (dir: string) => {
