@@ -44,10 +44,22 @@ function titleOf(diffs: readonly PromptDiff[]): string {
   return `Update ${pluralise(diffs.length, 'prompt')}${breaking ? ` (${breaking} breaking)` : ''}`;
 }
 
+/**
+ * Service text as one markdown code span: on one line, fenced by more backticks than it holds, so
+ * a file name or URL cannot end the span and put markdown (a mention, a link, an image) into the
+ * pull request.
+ */
+function codeSpan(text: string): string {
+  const flat = text.replace(/[\r\n\u2028\u2029]+/g, ' ');
+  const fence = '`'.repeat(Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
 /** `guide.pdf` (added) and the like: the context items whose id, name or size differ between two versions. */
 function contextChanges(before: Prompt | undefined, after: Prompt | undefined): string[] {
   const key = (item: ContextItem) => JSON.stringify([item.type, item.fileName ?? item.url ?? null, item.fileSize ?? null]);
-  const label = (item: ContextItem) => `\`${item.type === 'file' ? (item.fileName ?? item.id) : (item.url ?? item.id)}\``;
+  const label = (item: ContextItem) => codeSpan(item.type === 'file' ? (item.fileName ?? item.id) : (item.url ?? item.id));
   const old = new Map((before?.context ?? []).map((item) => [item.id, item]));
   const next = new Map((after?.context ?? []).map((item) => [item.id, item]));
   const lines: string[] = [];

@@ -68,6 +68,12 @@ describe('pullRequestReport', () => {
     expect(body).toContain('- `old.pdf` (file, changed)\n- `guide.pdf` (file, added)');
   });
 
+  it('keeps a context file name from the service inside its code span', () => {
+    const hostile = 'a` @acme/team ![x](https://evil.example/x.png) ``b\nc';
+    const body = report([prompt('a', 1, 'Hi')], [prompt('a', 2, 'Hi!', [file('ctx_1', hostile, 1)])]).body;
+    expect(body).toContain('- ```a` @acme/team ![x](https://evil.example/x.png) ``b c``` (file, added)');
+  });
+
   it('stays under its size bound, naming what it left out and where to read it', () => {
     const many = Array.from({ length: 40 }, (_, i) => i);
     const long = (rev: number) => Array.from({ length: 200 }, (_, l) => `line ${l} of revision ${rev}`).join('\n');
