@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll } from 'vitest';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
 import { makeProject, removeDir } from './project.js';
@@ -22,6 +25,16 @@ export function disposables() {
     async project(config: Record<string, unknown>): Promise<string> {
       const dir = await makeProject(config);
       cleanup.push(() => removeDir(dir));
+      return dir;
+    },
+    /** A temporary folder holding `files` (relative path → text), e.g. hand-authored prompts for `serve`. */
+    async folder(files: Record<string, string>): Promise<string> {
+      const dir = await mkdtemp(path.join(tmpdir(), 'promptlock-folder-'));
+      cleanup.push(() => removeDir(dir));
+      for (const [file, text] of Object.entries(files)) {
+        await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+        await writeFile(path.join(dir, file), text);
+      }
       return dir;
     },
     /** Anything else to undo after the file. */

@@ -3,27 +3,15 @@
  * sync would change anything, and a prompt whose every line changed is diffed in bounded time with
  * an honest "text replaced" line.
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
-import { removeDir } from '../helpers/project.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
-const { serve, project, defer } = disposables();
-
-async function servedFolder(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'promptlock-served-'));
-  defer(() => removeDir(dir));
-  for (const [file, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-    await writeFile(path.join(dir, file), text);
-  }
-  return dir;
-}
+const { serve, project, folder: servedFolder } = disposables();
 
 describe('diff --exit-code', () => {
   it('exits 0 when nothing would change and 1 when something would, as git diff --exit-code', async () => {

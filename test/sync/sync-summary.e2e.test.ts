@@ -3,28 +3,15 @@
  * a draft that a glob matched is skipped with one line (an exact entry still fails), and breaking
  * changes are marked first, as `diff` marks them.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
-import { removeDir } from '../helpers/project.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
-const { serve, project, defer } = disposables();
-
-/** A served folder of hand-authored packages: `files` maps `ws/pkg/v1.md` → content. */
-async function servedFolder(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'promptlock-served-'));
-  defer(() => removeDir(dir));
-  for (const [file, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-    await writeFile(path.join(dir, file), text);
-  }
-  return dir;
-}
+const { serve, project, folder: servedFolder } = disposables();
 
 const SKIPPED = 'skipped @ws/idea: no published version yet; add "@ws/idea:draft" to follow its draft';
 
