@@ -68,8 +68,6 @@ export async function initProject(options: InitOptions): Promise<InitResult> {
   const packageText = await readIfExists(packagePath);
   const existing = await existingConfigFiles(dir);
   const pkg = parsePackage(packageText);
-  // A `"promptlock"` key in package.json is a config too (README.md, "Configuration").
-  if (pkg !== undefined && 'promptlock' in pkg) existing.push(`${packagePath} ("promptlock" key)`);
   const json = options.format === 'json';
   const starter = json ? STARTER_JSON_CONFIG_NAME : STARTER_CONFIG_NAME;
   refuseExisting(dir, existing, options.force, starter);

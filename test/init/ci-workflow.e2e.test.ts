@@ -6,6 +6,7 @@
  * changed=false and no body; the pull-request check annotates a broken snapshot on its file.
  */
 import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -239,5 +240,19 @@ describe('init --ci gitlab', () => {
       const syntax = await runStep({ run: `bash -n <<'PROMPTLOCK_SCRIPT'\n${line}\nPROMPTLOCK_SCRIPT` }, project, {});
       expect(syntax.code, syntax.stderr).toBe(0);
     }
+  });
+});
+
+describe('init --ci in a project whose config is a "promptlock" key of package.json', () => {
+  it('writes only the workflow and leaves package.json as it was', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'promptlock-ci-pkg-'));
+    defer(() => rm(dir, { recursive: true, force: true }));
+    const pkg = `${JSON.stringify({ name: 'app', private: true, promptlock: { prompts: ['@acme/*'] } }, null, 2)}\n`;
+    await writeFile(path.join(dir, 'package.json'), pkg);
+    const run = await runBuiltCli(['init', '--ci', 'github'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('Wrote .github/workflows/prompts.yml');
+    expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(pkg);
+    expect(existsSync(path.join(dir, 'prompts.config.ts'))).toBe(false);
   });
 });
