@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 
 /** Bump when the emitted code changes for the same inputs, so old modules are rebuilt. */
-const CODEGEN_REVISION = '3';
+const CODEGEN_REVISION = '4';
 
 /**
  * `sha256-…` over the revision, the runtime text and the canonical lockfile text. The lockfile may

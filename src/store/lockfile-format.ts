@@ -3,7 +3,6 @@
  * version the service answered, the prompt id, the integrity of its snapshot (and of its context
  * files), and its variables. Sorted, no timestamps, never the key.
  */
-import * as z from 'zod';
 import { LockfileError } from '../errors.js';
 import { isSelector } from '../package-name.js';
 import { exportNameProblem, ID_PATTERN, VERSION_PATTERN, variableNameProblem } from '../prompt-grammar.js';
@@ -43,42 +42,135 @@ export interface Lockfile {
   prompts: Record<string, LockEntry>;
 }
 
-// The grammar of src/prompt-grammar.ts: a lockfile edited in a pull request is as untrusted as the service.
-const variableSchema = z.object({
-  name: z.string().superRefine((name, ctx) => {
-    const problem = variableNameProblem(name);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  }),
-  type: z.enum(['string', 'number', 'boolean', 'array', 'object']),
-  hint: z.string().optional(),
-  description: z.string().optional(),
-});
+// The grammar of src/prompt-grammar.ts: a lockfile edited in a pull request is as untrusted as the
+// service. Checked field by field, as `validatePrompt` checks a prompt: a lockfile holds thousands
+// of entries and is decoded by every `generate`, where a schema library's per-object cost showed.
 
-const lockEntrySchema = z.object({
-  selector: z.string().refine(isSelector, 'must be "latest", "draft" or "v" and digits').nullable(),
-  version: z.string().regex(VERSION_PATTERN, 'must be "v" and digits ("v0" is the draft)'),
-  id: z.string().regex(ID_PATTERN, 'must be an id (1 to 128 of A-Z a-z 0-9 _ -)'),
-  exportName: z
-    .string()
-    .superRefine((name, ctx) => {
-      const problem = exportNameProblem(name);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .optional(),
-  integrity: z.string().regex(/^sha256-[A-Za-z0-9+/]+=*$/, 'must be "sha256-" followed by base64'),
-  variables: z.array(variableSchema),
-  files: z
-    .record(
-      z.string().regex(ID_PATTERN, 'must be a context item id (1 to 128 of A-Z a-z 0-9 _ -)'),
-      z.object({ path: z.string().min(1), size: z.number().int().nonnegative(), integrity: z.string() }),
-    )
-    .optional(),
-});
+/** A value's problem, or undefined. */
+type Check = (value: unknown) => string | undefined;
 
-const lockfileSchema = z.object({
-  lockfileVersion: z.literal(LOCKFILE_VERSION),
-  prompts: z.record(z.string().regex(/^@[a-z0-9-]+\/[a-z0-9-]+$/, 'must be a package name like "@ws/pkg"'), lockEntrySchema),
-});
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const string: Check = (v) => (typeof v === 'string' ? undefined : 'must be a string');
+const optional =
+  (check: Check): Check =>
+  (v) =>
+    v === undefined ? undefined : check(v);
+const pattern =
+  (test: RegExp, want: string): Check =>
+  (v) =>
+    typeof v === 'string' && test.test(v) ? undefined : want;
+const named =
+  (problem: (name: string) => string | undefined): Check =>
+  (v) =>
+    typeof v === 'string' ? problem(v) : 'must be a string';
+
+const VARIABLE_TYPES: ReadonlySet<unknown> = new Set(['string', 'number', 'boolean', 'array', 'object']);
+
+const VARIABLE_FIELDS: ReadonlyArray<[string, Check]> = [
+  ['name', named(variableNameProblem)],
+  ['type', (v) => (VARIABLE_TYPES.has(v) ? undefined : 'must be one of "string", "number", "boolean", "array", "object"')],
+  ['hint', optional(string)],
+  ['description', optional(string)],
+];
+
+const FILE_FIELDS: ReadonlyArray<[string, Check]> = [
+  ['path', (v) => (typeof v === 'string' && v.length > 0 ? undefined : 'must be a non-empty string')],
+  ['size', (v) => (Number.isSafeInteger(v) && (v as number) >= 0 ? undefined : 'must be a whole number of bytes')],
+  ['integrity', string],
+];
+
+const ENTRY_FIELDS: ReadonlyArray<[string, Check]> = [
+  [
+    'selector',
+    (v) => (v === null || (typeof v === 'string' && isSelector(v)) ? undefined : 'must be "latest", "draft" or "v" and digits, or null'),
+  ],
+  ['version', pattern(VERSION_PATTERN, 'must be "v" and digits ("v0" is the draft)')],
+  ['id', pattern(ID_PATTERN, 'must be an id (1 to 128 of A-Z a-z 0-9 _ -)')],
+  ['exportName', optional(named(exportNameProblem))],
+  ['integrity', pattern(/^sha256-[A-Za-z0-9+/]+=*$/, 'must be "sha256-" followed by base64')],
+];
+
+const PACKAGE_KEY = /^@[a-z0-9-]+\/[a-z0-9-]+$/;
+const ITEM_ID = pattern(ID_PATTERN, 'must be a context item id (1 to 128 of A-Z a-z 0-9 _ -)');
+
+/** Where a decoded value breaks the lockfile's grammar, and how. */
+interface LockfileProblem {
+  path: string;
+  message: string;
+}
+
+/** The first problem of `record`'s `fields`, each path under `at`; unknown keys are left out by the decoder. */
+function fieldsProblem(record: Record<string, unknown>, fields: ReadonlyArray<[string, Check]>, at: string): LockfileProblem | undefined {
+  for (const [field, check] of fields) {
+    const value = record[field];
+    const message = check(value);
+    if (message) return { path: `${at}.${field}`, message: value === undefined ? 'is missing' : message };
+  }
+  return undefined;
+}
+
+function entryProblem(entry: unknown, at: string): LockfileProblem | undefined {
+  if (!isRecord(entry)) return { path: at, message: 'must be an object' };
+  const problem = fieldsProblem(entry, ENTRY_FIELDS, at);
+  if (problem) return problem;
+  if (!Array.isArray(entry.variables)) return { path: `${at}.variables`, message: entry.variables === undefined ? 'is missing' : 'must be an array' };
+  for (let i = 0; i < entry.variables.length; i++) {
+    const variable: unknown = entry.variables[i];
+    const where = `${at}.variables.${i}`;
+    const problem = isRecord(variable) ? fieldsProblem(variable, VARIABLE_FIELDS, where) : { path: where, message: 'must be an object' };
+    if (problem) return problem;
+  }
+  if (entry.files === undefined) return undefined;
+  if (!isRecord(entry.files)) return { path: `${at}.files`, message: 'must be an object' };
+  for (const [id, file] of Object.entries(entry.files)) {
+    const where = `${at}.files.${id}`;
+    const idProblem = ITEM_ID(id);
+    if (idProblem) return { path: where, message: idProblem };
+    const problem = isRecord(file) ? fieldsProblem(file, FILE_FIELDS, where) : { path: where, message: 'must be an object' };
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** The first problem of a parsed lockfile, in the order of its text. */
+function lockfileProblem(data: unknown): LockfileProblem | undefined {
+  if (!isRecord(data)) return { path: '', message: 'must be an object' };
+  if (data.lockfileVersion !== LOCKFILE_VERSION) {
+    return { path: 'lockfileVersion', message: `must be ${LOCKFILE_VERSION} (this lockfile was written by another version of promptlock)` };
+  }
+  if (!isRecord(data.prompts)) return { path: 'prompts', message: data.prompts === undefined ? 'is missing' : 'must be an object' };
+  for (const [name, entry] of Object.entries(data.prompts)) {
+    if (!PACKAGE_KEY.test(name)) return { path: `prompts.${name}`, message: 'must be a package name like "@ws/pkg"' };
+    const problem = entryProblem(entry, `prompts.${name}`);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** The entry as the types declare it: the known keys, in the canonical order (unknown ones dropped). */
+function lockEntry(entry: Record<string, unknown>): LockEntry {
+  const out: LockEntry = {
+    selector: entry.selector as string | null,
+    version: entry.version as string,
+    id: entry.id as string,
+    ...(entry.exportName === undefined ? {} : { exportName: entry.exportName as string }),
+    integrity: entry.integrity as string,
+    variables: (entry.variables as Array<Record<string, unknown>>).map((v) => ({
+      name: v.name as string,
+      type: v.type as Variable['type'],
+      ...(v.hint === undefined ? {} : { hint: v.hint as string }),
+      ...(v.description === undefined ? {} : { description: v.description as string }),
+    })),
+  };
+  if (entry.files !== undefined) {
+    const files: Record<string, LockedFile> = {};
+    for (const [id, file] of Object.entries(entry.files as Record<string, LockedFile>)) {
+      files[id] = { path: file.path, size: file.size, integrity: file.integrity };
+    }
+    out.files = files;
+  }
+  return out;
+}
 
 export function emptyLockfile(): Lockfile {
   return { lockfileVersion: LOCKFILE_VERSION, prompts: {} };
@@ -125,15 +217,17 @@ export function decodeLockfile(text: string, where: string): Lockfile {
       hint: 'Restore it from git (after a merge, `git checkout --merge -- <lockfile>`), then run `promptlock sync`: it resolves merge conflicts.',
     });
   }
-  const result = lockfileSchema.safeParse(data);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const path = issue.path.map(String).join('.');
-    throw new LockfileError(`Lockfile ${where} is invalid at "${path || '(root)'}": ${issue.message}`, {
+  const problem = lockfileProblem(data);
+  if (problem) {
+    throw new LockfileError(`Lockfile ${where} is invalid at "${problem.path || '(root)'}": ${problem.message}`, {
       hint: 'Restore it from git, or delete it and run `promptlock sync`.',
     });
   }
-  const lockfile = result.data as Lockfile;
+  const prompts: Record<string, LockEntry> = {};
+  for (const [name, entry] of Object.entries((data as { prompts: Record<string, Record<string, unknown>> }).prompts)) {
+    prompts[name] = lockEntry(entry);
+  }
+  const lockfile: Lockfile = { lockfileVersion: LOCKFILE_VERSION, prompts };
   const exported = new Map<string, string>();
   for (const [name, entry] of Object.entries(lockfile.prompts)) {
     if (entry.exportName === undefined) continue;

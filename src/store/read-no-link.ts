@@ -39,6 +39,8 @@ async function refuseLinks(storeDir: string, file: string): Promise<void> {
 }
 
 function refuseLinksSync(storeDir: string, file: string, checked?: Set<string>): void {
+  // A file's folder found safe means every folder above it was too: thousands of snapshots share a few folders.
+  if (checked?.has(path.dirname(file))) return;
   for (const folder of foldersBetween(storeDir, file)) {
     if (checked?.has(folder)) continue;
     if (lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink()) throw new LinkedStoreFileError(folder);
