@@ -122,8 +122,7 @@ export class Transaction {
     refuseForeign(this.files, change);
     const part = storePartOf(this.files, change.path)!;
     if (change.kind === 'delete') {
-      if (present)
-        this.slots[slot] = { kind: 'delete', target: change.path, part, ...(change.pruneUpTo ? { prune: true } : {}) };
+      if (present) this.slots[slot] = { kind: 'delete', target: change.path, part, ...(change.pruneUpTo ? { prune: true } : {}) };
       return;
     }
     const content = change.content;
