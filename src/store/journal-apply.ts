@@ -14,7 +14,7 @@ import { eachLimited } from '../util/each-limited.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
 import { COMMITTED, FAILED, journalPath } from './journal-file.js';
 import type { StoreFiles, StoreOp } from './journal-scope.js';
-import { isWithin, type StorePathGuard } from './paths.js';
+import { isWithin, StorePathGuard } from './paths.js';
 
 /** Files replaced at once when applying a journal: 2,000 files one by one took about twice as long. */
 const APPLY_PARALLELISM = 32;
@@ -71,7 +71,7 @@ async function moveStaged(source: string, target: string, size: number): Promise
   }
 }
 
-async function pruneEmptyParents(target: string, stopAt: string): Promise<void> {
+async function pruneEmptyParents(target: string, stopAt: string, guard: StorePathGuard): Promise<void> {
   let dir = path.dirname(target);
   while (dir !== stopAt && dir.startsWith(stopAt + path.sep)) {
     try {
@@ -79,6 +79,7 @@ async function pruneEmptyParents(target: string, stopAt: string): Promise<void> 
     } catch {
       return; // not empty (or already gone)
     }
+    guard.forget(dir); // gone: a later write there checks it afresh
     dir = path.dirname(dir);
   }
 }
@@ -105,7 +106,6 @@ export interface Applicable {
   id: string;
   ops: readonly StoreOp[];
   content(index: number): Buffer | Promise<Buffer> | AsyncIterable<Buffer>;
-  guard: StorePathGuard;
 }
 
 /** Runs of ops applied together: writes to distinct files, or one delete (which may prune a folder a write needs). */
@@ -130,31 +130,72 @@ function groupsOf(ops: readonly StoreOp[]): number[][] {
  * operations skipped (see PERMANENT). Consecutive writes to distinct files are applied
  * APPLY_PARALLELISM at a time; a delete waits for what precedes it and runs alone. A delete removes
  * one file, never a folder's content.
+ *
+ * How no write goes through a symbolic link (docs/security.md, "Touch files outside the project"):
+ * - The apply checks with a guard of its own, created here, after the commit point: nothing a
+ *   check found while staging (which may be minutes older: a sync stages as it fetches) is
+ *   trusted, so a link planted between staging and the apply is found here.
+ * - Each folder a write goes into is checked once per apply: its existing components lstat'ed as
+ *   real folders before `mkdir` (which would follow a link), then what `mkdir` made lstat'ed too.
+ *   Only then does the guard remember the folder as safe, for the other writes there.
+ * - The last component is never followed: the temporary file is created exclusively (no link
+ *   under its name is written through) and a rename replaces a link at the target, it does not
+ *   write through it. The target is still lstat'ed in a folder that existed before this apply, so
+ *   a file that became a link or a folder is skipped (PERMANENT), not replaced. In a folder this
+ *   apply's `mkdir` created, the folder was empty when made and the run lock keeps other runs out:
+ *   that lstat could only ever report nothing, and is left out.
+ * - A delete is checked whole, as before; a folder it prunes is forgotten by the guard.
+ * What no path check can rule out is a process racing the apply itself, swapping a checked folder
+ * for a link between its check and a rename through it: Node has no `openat`/`renameat`. The
+ * guard is there for links that are in the project (a checkout, a pull request) or appear while a
+ * sync fetches.
  */
 export async function applyJournal(journal: Applicable): Promise<string[]> {
-  const { ops, guard, workDir, id } = journal;
+  const { ops, workDir, id } = journal;
   const store = path.resolve(journal.files.snapshotsDir);
-  const madeDirs = new Map<string, Promise<unknown>>();
+  const guard = new StorePathGuard(journal.files.rootDir, journal.files.snapshotsDir);
+  /** Each folder written into, checked and made once: resolves to true when this apply created it. */
+  const folders = new Map<string, Promise<boolean>>();
+  const prepare = (file: string): Promise<boolean> => {
+    const dir = path.dirname(file);
+    let ready = folders.get(dir);
+    if (!ready) {
+      ready = (async () => {
+        await guard.checkFolder(file, 'write');
+        const made = await mkdir(dir, { recursive: true });
+        await guard.checkFolder(file, 'write');
+        return made !== undefined;
+      })();
+      folders.set(dir, ready);
+    }
+    return ready;
+  };
   const skipped: string[] = [];
   let applied = 0;
   let failure: unknown;
   const applyOne = async (index: number): Promise<void> => {
     const op = ops[index]!;
     try {
-      await guard.check(op.target, op.kind === 'delete' ? 'remove' : 'write');
       if (op.kind !== 'delete') {
-        const dir = path.dirname(op.target);
-        if (!madeDirs.has(dir)) madeDirs.set(dir, mkdir(dir, { recursive: true }));
-        await madeDirs.get(dir);
+        let created: boolean;
+        try {
+          created = await prepare(op.target);
+        } catch (error) {
+          folders.delete(path.dirname(op.target));
+          await guard.checkFolder(op.target, 'write'); // refused again, naming this file rather than the first one there
+          throw error;
+        }
+        if (!created) await guard.check(op.target, 'write'); // its folders known safe by now: one lstat
         if (op.kind === 'move') await moveStaged(op.source!, op.target, op.size!);
         // Under a fixed temporary name, so the replay of an interrupted apply reuses (removes) its leftover.
         else await writeFileAtomic(op.target, await journal.content(index), `${op.target}.promptlock-tmp`);
       } else {
+        await guard.check(op.target, 'remove');
         await rm(op.target, { force: true });
-        if (op.prune && isWithin(store, op.target)) await pruneEmptyParents(op.target, store);
+        if (op.prune && isWithin(store, op.target)) await pruneEmptyParents(op.target, store, guard);
       }
     } catch (error) {
-      if (op.kind !== 'delete') madeDirs.delete(path.dirname(op.target)); // a failed mkdir is retried by the next write there
+      if (op.kind !== 'delete') folders.delete(path.dirname(op.target)); // a failed mkdir is retried by the next write there
       if (isPermanent(error)) skipped.push(`${op.target}: ${(error as Error).message}`);
       else failure ??= asFileSystemError(error, op.kind === 'delete' ? 'remove' : 'write', op.target);
     }

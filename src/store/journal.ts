@@ -12,7 +12,7 @@
  * the project, never through a symbolic link out of it, nor through any link in the snapshots
  * folder.
  */
-import { readdir, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, PromptlockError } from '../errors.js';
 import { eachLimited } from '../util/each-limited.js';
@@ -22,7 +22,7 @@ import { byteLengthOf, type Content, chunksOf, isPieces } from './journal-conten
 import { COMMITTED, type JournalHeader, journalPath, PENDING } from './journal-file.js';
 import { journalTarget, mayTouch, type StoreFiles, type StoreOp, storePartOf } from './journal-scope.js';
 import { JournalWriter } from './journal-writer.js';
-import { CANNOT_EXIST, StorePathGuard } from './paths.js';
+import { StorePathGuard } from './paths.js';
 import { holdsStaged, type StagedFile } from './staged-file.js';
 import { ensureWorkDir } from './work-dir.js';
 
@@ -51,18 +51,6 @@ function holdsContent(file: string, content: Content): Promise<boolean> {
     }
     return true;
   });
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await readdir(file);
-    return true;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOTDIR') return true;
-    if (CANNOT_EXIST.has(code ?? '')) return false;
-    throw error;
-  }
 }
 
 const isStaged = (content: Content | StagedFile): content is StagedFile =>
@@ -98,7 +86,8 @@ export class Transaction {
   private state: 'open' | 'committing' | 'done' = 'open';
 
   constructor(readonly files: StoreFiles) {
-    this.guard = new StorePathGuard(files.rootDir, files.snapshotsDir);
+    // Staging may take what it found missing as still missing: the apply trusts none of it (journal-apply.ts).
+    this.guard = new StorePathGuard(files.rootDir, files.snapshotsDir, { rememberMissing: true });
   }
 
   /** The pending journal, created by the first change that needs it. */
@@ -128,17 +117,17 @@ export class Transaction {
   }
 
   private async stageOne(change: StoreChange, slot: number): Promise<void> {
-    await this.guard.check(change.path, change.kind === 'write' ? 'write' : 'remove');
+    // False when the path (or a folder above it) does not exist: nothing there to compare or delete.
+    const present = await this.guard.check(change.path, change.kind === 'write' ? 'write' : 'remove');
     refuseForeign(this.files, change);
     const part = storePartOf(this.files, change.path)!;
     if (change.kind === 'delete') {
-      if (await exists(change.path))
-        this.slots[slot] = { kind: 'delete', target: change.path, part, ...(change.pruneUpTo ? { prune: true } : {}) };
+      if (present) this.slots[slot] = { kind: 'delete', target: change.path, part, ...(change.pruneUpTo ? { prune: true } : {}) };
       return;
     }
     const content = change.content;
     if (isStaged(content)) {
-      if (await holdsStaged(change.path, content)) return;
+      if (present && (await holdsStaged(change.path, content))) return;
       // A staged download joins the transaction under its name (`<id>.<n>.staged`), so an
       // interrupted run's journal finds it and a discarded one removes it.
       const { workDir } = await this.open();
@@ -147,7 +136,7 @@ export class Transaction {
       this.slots[slot] = { kind: 'move', target: change.path, part, source, size: content.size };
       return;
     }
-    if (await holdsContent(change.path, content)) return;
+    if (present && (await holdsContent(change.path, content))) return;
     const { journal } = await this.open();
     const at = await journal.append(content);
     this.slots[slot] = { kind: 'write', target: change.path, part, at, size: byteLengthOf(content) };
@@ -219,7 +208,6 @@ export class Transaction {
         id: this.id,
         ops,
         content: (index) => journal.read(ops[index]!.at!, ops[index]!.size!),
-        guard: this.guard,
       });
     } finally {
       await journal.close();

@@ -65,18 +65,37 @@ export function isWithin(parent: string, child: string): boolean {
  * existing component below `rootDir` may be a symbolic link that leads out of the project. Inside
  * the snapshots folder (`storeDir`) no link is followed at all, not even to elsewhere in the
  * project: pruning there must only ever remove promptlock's own files. Throws naming the link.
- * `seen` caches folders already found safe during one transaction.
+ *
+ * One guard is one scope of knowledge: a folder it lstat'ed as a real folder (or as a link it
+ * allows) is not lstat'ed again by the same guard, and with `rememberMissing` a folder it found
+ * missing is taken as still missing (so is everything below it). That knowledge is only as fresh
+ * as the scope, which is why the two uses keep separate guards (docs/architecture.md, "Atomic
+ * commit"): staging uses one per transaction, with `rememberMissing`, and may act on stale
+ * knowledge, because nothing it decides is trusted later; applying a committed journal uses a guard
+ * of its own, created after the commit point, that never remembers a missing folder
+ * (journal-apply.ts says how the apply uses it).
  */
 export class StorePathGuard {
   private readonly safeDirs = new Set<string>();
+  private readonly missingDirs = new Set<string>();
   private realRoot: Promise<string> | undefined;
 
   constructor(
     private readonly rootDir: string,
     private readonly storeDir?: string,
+    private readonly options: { rememberMissing?: boolean } = {},
   ) {}
 
-  async check(target: string, action: string): Promise<void> {
+  /**
+   * Checks `target` (see class comment). Resolves to true when it exists (its last component was
+   * lstat'ed), false when it or a folder above it does not.
+   */
+  async check(target: string, action: string): Promise<boolean> {
+    return this.walk(path.resolve(this.rootDir), this.inProject(target, action), action, false);
+  }
+
+  /** The absolute `target`, refused (without touching the disk) unless it is inside the project and outside `.promptlock/`. */
+  inProject(target: string, action: string): string {
     const root = path.resolve(this.rootDir);
     const file = path.resolve(target);
     if (file === root || !isWithin(root, file) || isWithin(path.join(root, WORK_DIR_NAME), file)) {
@@ -84,28 +103,53 @@ export class StorePathGuard {
         hint: 'promptlock only writes and removes its own files inside the project (check the lockfile, snapshots and output options, and .promptlock/).',
       });
     }
-    const parts = path.relative(root, file).split(path.sep);
+    return file;
+  }
+
+  /**
+   * Checks the folder `file` is to be written into: every component below the project folder
+   * must be a real folder (or a link this guard allows). Resolves to true when the whole folder
+   * exists, false when some of it does not (yet).
+   */
+  async checkFolder(file: string, action: string): Promise<boolean> {
+    const target = this.inProject(file, action);
+    const root = path.resolve(this.rootDir);
+    const folder = path.dirname(target);
+    return folder === root || this.walk(root, folder, action, true, target);
+  }
+
+  /** Forgets what this guard knew of `dir` (a folder the apply removed): the next check lstat's it again. */
+  forget(dir: string): void {
+    this.safeDirs.delete(path.resolve(dir));
+  }
+
+  /** lstat's each component of `target` below `root`, the cached folders excepted (see `check`). */
+  private async walk(root: string, target: string, action: string, allFolders: boolean, shown = target): Promise<boolean> {
+    const parts = path.relative(root, target).split(path.sep);
     let current = root;
     for (const [index, part] of parts.entries()) {
       current = path.join(current, part);
-      const isLast = index === parts.length - 1;
-      if (!isLast && this.safeDirs.has(current)) continue;
+      const isFolder = allFolders || index < parts.length - 1;
+      if (isFolder && this.safeDirs.has(current)) continue;
+      if (isFolder && this.missingDirs.has(current)) return false;
       let stats;
       try {
         stats = await lstat(current);
       } catch (error) {
-        if (CANNOT_EXIST.has((error as NodeJS.ErrnoException).code ?? '')) return; // the rest does not exist (yet)
-        throw new FileSystemError('inspect', current, error);
+        if (!CANNOT_EXIST.has((error as NodeJS.ErrnoException).code ?? '')) throw new FileSystemError('inspect', current, error);
+        if (isFolder && this.options.rememberMissing) this.missingDirs.add(current);
+        return false; // the rest does not exist (yet)
       }
       if (stats.isSymbolicLink()) {
-        await this.refuseLink(current, file, action);
+        await this.refuseLink(current, shown, action);
         stats = await stat(current); // an allowed link (in the project, above the store): what it points at
       }
-      if (!isLast) {
-        if (!stats.isDirectory()) throw new FileSystemError(action, file, Object.assign(new Error('not a folder'), { code: 'ENOTDIR' }));
+      if (isFolder) {
+        if (!stats.isDirectory()) throw new FileSystemError(action, shown, Object.assign(new Error('not a folder'), { code: 'ENOTDIR' }));
         this.safeDirs.add(current);
       }
     }
+    return true;
   }
 
   private async refuseLink(link: string, file: string, action: string): Promise<void> {

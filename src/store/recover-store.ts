@@ -14,7 +14,7 @@ import { readIfExists as readBytesIfExists } from '../util/read-if-exists.js';
 import { applyJournal } from './journal-apply.js';
 import { COMMITTED, decodeJournal, FAILED, type Journal, journalPath, PENDING, STAGED_NAME } from './journal-file.js';
 import { admitOps, journalTarget, type StoreFiles } from './journal-scope.js';
-import { CANNOT_EXIST, StorePathGuard } from './paths.js';
+import { CANNOT_EXIST } from './paths.js';
 import { discardAbandonedStaging } from './staged-file.js';
 import { workDirOf } from './work-dir.js';
 
@@ -104,7 +104,6 @@ export async function recoverStore(files: StoreFiles): Promise<boolean> {
     ops: transaction.journal && admitOps(transaction.journal.ops, files, workDir, transaction.shown),
   }));
   let recovered = false;
-  const guard = new StorePathGuard(rootDir, files.snapshotsDir);
   for (const { id, entries, journal, ops } of pending) {
     if (journal && ops) {
       // Prompt data only: the module is what codegen makes of it, never what a journal says.
@@ -115,7 +114,6 @@ export async function recoverStore(files: StoreFiles): Promise<boolean> {
         id,
         ops: data.map((index) => ops[index]!),
         content: (index) => journal.content(data[index]!),
-        guard,
       });
       // What a killed apply left of the module it was writing (journal-apply.ts writes through a fixed temporary name).
       for (const op of ops) if (op.part === 'module') await rm(`${op.target}.promptlock-tmp`, { force: true });
