@@ -26,6 +26,27 @@ beforeEach(async () => {
 });
 afterEach(() => remove());
 
+describe('the generated text', () => {
+  // The module of a large workspace is held as one string: a single character the generator adds
+  // past Latin-1 would double its memory, so what the generator itself writes stays ASCII.
+  it('is ASCII wherever the prompts are, in every file format', () => {
+    const prompts = [
+      codegenPrompt('@acme/support-reply', {
+        title: 'Support reply',
+        description: 'Answers a customer ticket',
+        systemPrompt: 'Answer in {{language // ISO code}}.',
+        content: 'Hello {{customer_name:string // The first name}}, {{count:number}} messages about `{{topic}}` ${x} */',
+      }),
+      codegenPrompt('@acme/untitled', { title: '', description: null, content: 'No title' }),
+    ];
+    for (const file of ['ts', 'js', 'dts'] as const) {
+      const text = generateModule(prompts, { file });
+      expect(text, file).toContain('Support reply (@acme/support-reply:v1): Answers a customer ticket');
+      expect([...text].filter((c) => c.charCodeAt(0) > 0x7e && c !== '\n').join(''), file).toBe('');
+    }
+  });
+});
+
 describe('generate', () => {
   it('writes the module, then finds it up to date', async () => {
     expect(await generate({ ...store, outputPath })).toEqual({ outputPath, written: true, count: 2, mismatched: [] });
