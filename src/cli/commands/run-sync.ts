@@ -8,6 +8,7 @@ import type { MergeDecision } from '../../store/lockfile-merge.js';
 import { describeBreaking } from '../../sync/breaking-change.js';
 import { changeList } from '../../sync/change-list.js';
 import type { PullRequestReport } from '../../sync/pull-request-report.js';
+import { reportTitle, type TitledChange } from '../../sync/report-title.js';
 import type { SyncClient, SyncResult } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
 import { callerOf, describeConflictResolution, projectOf } from '../caller.js';
@@ -27,7 +28,7 @@ export interface SyncCommandOptions {
   report?: string;
 }
 
-function summary(result: SyncResult, rootDir: string, report: PullRequestReport) {
+function summary(result: SyncResult, rootDir: string) {
   const rel = (file: string) => path.relative(rootDir, file).split(path.sep).join('/');
   return {
     ok: true,
@@ -50,11 +51,27 @@ function summary(result: SyncResult, rootDir: string, report: PullRequestReport)
     ...(result.resolvedConflict ? { resolvedConflict: result.resolvedConflict } : {}),
     ...(result.conflictedModule ? { conflictedModule: result.conflictedModule.map(rel) } : {}),
     /** The pull-request title of what changed (`sync --report`), empty when nothing did. */
-    title: report.title,
+    title: reportTitle(titledChanges(result)),
   };
 }
 
-/** The pull-request report of this run: its diffs cover only the prompts it added, changed or removed. */
+/** This run's added, changed and removed prompts, each marked when it breaks its callers. */
+function titledChanges(result: SyncResult): TitledChange[] {
+  const breaking = new Set(result.breaking.map((b) => b.name));
+  const titled = (status: TitledChange['status']) => (c: { name: string; to?: string | undefined }) => ({
+    name: c.name,
+    status,
+    to: c.to,
+    breaking: breaking.has(c.name),
+  });
+  return [...result.added.map(titled('added')), ...result.changed.map(titled('changed')), ...result.removed.map(titled('removed'))];
+}
+
+/**
+ * The pull-request report of this run: its diffs cover only the prompts it added, changed or
+ * removed. Built only when `--report` or a GitHub step asks for it: a sync of thousands of
+ * prompts would otherwise diff every one of them for nothing.
+ */
 async function reportOf(result: SyncResult, config: ResolvedConfig): Promise<PullRequestReport> {
   const [{ diffPrompts }, { pullRequestReport }] = await Promise.all([
     import('../../sync/diff-prompts.js'),
@@ -136,10 +153,9 @@ async function syncProject(
   } finally {
     progress.stop();
   }
-  const report = await reportOf(result, config);
-  await publishReport(ctx, report, options.report);
+  if (options.report !== undefined || ctx.io.env.GITHUB_OUTPUT) await publishReport(ctx, await reportOf(result, config), options.report);
   if (ctx.globals.json) {
-    ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir, report) });
+    ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir) });
     return 0;
   }
   const { colors } = ctx.logger;
