@@ -23,7 +23,7 @@ const { serve, project, defer } = disposables();
 async function sync(dir: string, ...args: string[]) {
   const run = await runBuiltCli(['sync', '--json', ...args], { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } });
   expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as { savedByList: number; fetched: number; changed: Array<{ name: string }>; requests: number };
+  return JSON.parse(run.stdout) as { savedByList: number; fetched: number; changed: Array<{ name: string }>; requests: number; title: string };
 }
 
 async function setup(listNames: 'full' | 'versioned' | 'bare') {
@@ -55,6 +55,7 @@ describe('a list that names versions proves floating prompts unchanged', () => {
     expect(lists(server)).toBe(1);
     expect(warm.savedByList).toBe(COUNT);
     expect(warm.requests).toBe(1);
+    expect(warm.title).toBe('');
 
     // Publish v2 of one prompt: exactly that one is got.
     const bumped = generatedPrompt(2, 2);
@@ -64,6 +65,8 @@ describe('a list that names versions proves floating prompts unchanged', () => {
     const published = await sync(dir);
     expect(gets(server)).toBe(1);
     expect(published.changed.map((c) => c.name)).toEqual([names[2]]);
+    // The pull-request title, without --report: what changed, from the run's own changes.
+    expect(published.title).toBe(`Update ${names[2]} to v2`);
     expect(published.savedByList).toBe(COUNT - 1);
 
     server.resetStats();
