@@ -1,5 +1,5 @@
-import path from 'node:path';
 import { TemplateError } from './template/index.js';
+import { displayPath } from './util/display-path.js';
 
 /**
  * The few named errors the library throws. The library never prints or exits: the CLI formats
@@ -101,10 +101,7 @@ export class FileSystemError extends PromptlockError {
   constructor(action: string, file: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
     const words = code ? (FS_CAUSES[code] ?? (cause as Error).message) : String((cause as Error)?.message ?? cause);
-    // Shown relative to where the user stands when inside it, like every other path in messages.
-    const relative = path.relative(process.cwd(), file);
-    const shown = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
-    super(`Cannot ${action} ${shown}: ${words}${code ? ` (${code})` : ''}.`, {
+    super(`Cannot ${action} ${displayPath(file)}: ${words}${code ? ` (${code})` : ''}.`, {
       cause,
       hint:
         code === 'ENOSPC' || code === 'EDQUOT'
@@ -122,7 +119,10 @@ function isFileSystemFailure(error: unknown): error is NodeJS.ErrnoException & {
   return !!e && typeof e.code === 'string' && typeof e.syscall === 'string' && typeof e.path === 'string';
 }
 
-/** Wraps a Node file-system error as a FileSystemError (other errors pass through unchanged). */
+/**
+ * Wraps a Node file-system error, or with `file` given any error carrying a string `code`, as a
+ * FileSystemError; other errors pass through unchanged.
+ */
 export function asFileSystemError(error: unknown, action?: string, file?: string): unknown {
   if (error instanceof PromptlockError) return error;
   if (!isFileSystemFailure(error) && file === undefined) return error;

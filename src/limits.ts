@@ -41,7 +41,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
 
 export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as LimitName[];
 
-/** How an error names a limit and the option that changes it: `limits.listPages (default 1000)`. */
+/** How an error names a limit and the option that changes it: `1000 (option "limits.listPages" in the config; default 1000)`. */
 export function describeLimit(name: LimitName, limits: Readonly<Limits> = DEFAULT_LIMITS): string {
   return `${limits[name]} (option "limits.${name}" in the config; default ${DEFAULT_LIMITS[name]})`;
 }

@@ -114,7 +114,7 @@ export function createClient(options: ClientOptions): PromptServiceClient {
     getContextDownloadUrl: (contextId) =>
       transport.service({
         method: 'GET',
-        // The real service serves this one under /api, from the origin (service facts).
+        // The real service serves this one under /api, from the origin (docs/service-interface.md, "Addresses and authentication").
         path: `/api/v1/prompts/context/download-url?${new URLSearchParams({ contextId })}`,
         target: {
           method: 'GET',

@@ -7,7 +7,7 @@ import { listPageSchema, unwrapEnvelope } from './schemas.js';
 import { limitText, serviceText } from './service-errors.js';
 import { InvalidBody, type ServiceTransport } from './service-transport.js';
 
-/** The service's largest page (service facts: `limit` 1 to 100). */
+/** The service's largest page (docs/service-interface.md, "Operations": `limit` 1 to 100). */
 const MAX_PAGE_SIZE = 100;
 
 /**

@@ -17,7 +17,7 @@ export interface RateLimitReading {
 
 export type PacerPlan = { kind: 'go' } | { kind: 'wait'; ms: number } | { kind: 'wait-for-answer' };
 
-/** Slack after the announced reset: the header has whole-second precision. */
+/** Slack after the announced reset, as timers and clocks are not exact (its whole-second rounding is RESET_PRECISION_MS). */
 export const RESET_MARGIN_MS = 50;
 /** `X-RateLimit-Reset` is whole seconds; the real reset may fall up to this much after it. */
 const RESET_PRECISION_MS = 1000;

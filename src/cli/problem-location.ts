@@ -26,8 +26,7 @@ function lineOf(text: string | undefined, test: (line: string) => boolean): numb
 
 const quoted = (value: string) => [`'${value}'`, `"${value}"`, `\`${value}\``];
 
-async function readText(file: string | undefined): Promise<string | undefined> {
-  if (file === undefined) return undefined;
+async function readText(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
   } catch {
@@ -39,7 +38,7 @@ async function readText(file: string | undefined): Promise<string | undefined> {
 export async function locateProblems(problems: readonly CheckProblem[], config: ResolvedConfig): Promise<ProblemLocation[]> {
   const configText = await readText(config.configPath);
   const lockText = await readText(config.lockfilePath);
-  const configFile = config.configPath ?? config.lockfilePath;
+  const configFile = config.configPath;
   const inConfig = (value: string): ProblemLocation | undefined => {
     const line = lineOf(configText, (l) => quoted(value).some((q) => l.includes(q)));
     return line === undefined ? undefined : { file: configFile, line };

@@ -4,14 +4,14 @@ import { BASE_URL_ALLOWED, baseUrlProblem, DEFAULT_BASE_URL } from './base-url.j
 import { CLIENT_DEFAULTS } from './client-defaults.js';
 import { PROMPT_ENTRY_ALLOWED, promptEntryProblems } from './prompt-entry.js';
 
-/**
- * What each option accepts, in the words of `Invalid value for option "…": expected <allowed>`.
- * Kept next to the schema so the two cannot drift apart.
- */
 /** Fields of a generated prompt that the `omit` option may leave out of the module. */
 export const OMITTABLE_FIELDS = ['systemPrompt', 'critiquePrompt', 'context', 'metadata'] as const;
 export type OmittableField = (typeof OMITTABLE_FIELDS)[number];
 
+/**
+ * What each option accepts, in the words of `Invalid value for option "…": expected <allowed>`.
+ * Kept next to the schema so the two cannot drift apart.
+ */
 export const OPTION_ALLOWED = {
   baseUrl: BASE_URL_ALLOWED,
   prompts: `an array of package names or workspace globs (${PROMPT_ENTRY_ALLOWED})`,

@@ -1,4 +1,5 @@
 import type { Limits } from '../limits.js';
+import type { OmittableField } from './config-schema.js';
 
 /** The options of `prompts.config.ts`. Every option's JSDoc is the config reference. */
 export interface UserConfig {
@@ -37,7 +38,7 @@ export interface UserConfig {
    * into a browser app. Prompt texts that reach a browser are public: omit what must stay private.
    * @default []
    */
-  omit?: Array<'systemPrompt' | 'critiquePrompt' | 'context' | 'metadata'> | undefined;
+  omit?: OmittableField[] | undefined;
   /**
    * Requests in flight at once.
    * @default 16
@@ -61,16 +62,16 @@ export interface UserConfig {
   /**
    * Hard limits on what is accepted from the service and the store; a service cannot raise them.
    * Each is a positive integer; see docs/security.md.
-   * @default { promptBytes: 1000000, placeholders: 2000, jsonDepth: 64, listPages: 1000, listItems: 100000, responseBytes: 16777216, contextFileBytes: 104857600 }
+   * @default { promptBytes: 1000000, placeholders: 2000, jsonDepth: 64, listPages: 1000, listItems: 100000, responseBytes: 16777216, contextFileBytes: 104857600, totalBytes: 100000000, totalContextFileBytes: 536870912 }
    */
   limits?: { [name in keyof Limits]?: Limits[name] | undefined } | undefined;
 }
 
 /** The config after defaults, environment overrides and path resolution. Paths are absolute. */
 export interface ResolvedConfig {
-  /** Absolute path of the config file, or undefined when none was found and defaults apply. */
-  configPath: string | undefined;
-  /** The folder paths resolve against: the config file's folder (else the working directory). */
+  /** Absolute path of the config file (`loadConfig` fails when there is none). */
+  configPath: string;
+  /** The folder paths resolve against: the config file's folder. */
   rootDir: string;
   baseUrl: string;
   /** Entries as written; empty means every listed prompt at latest. */
@@ -80,7 +81,7 @@ export interface ResolvedConfig {
   lockfilePath: string;
   outputPath: string;
   /** Fields the module leaves out. */
-  omit: Array<'systemPrompt' | 'critiquePrompt' | 'context' | 'metadata'>;
+  omit: OmittableField[];
   concurrency: number;
   watchInterval: number;
   contextFiles: boolean;

@@ -59,8 +59,9 @@ function refuseExisting(dir: string, existing: string[], force: boolean, starter
 }
 
 /**
- * Writes the starter prompts.config.ts and adds the scripts a project needs to its package.json.
- * Checks everything before writing, so a refused or failed init changes no file.
+ * Writes the starter config (prompts.config.ts, or prompts.config.json) and adds the scripts a
+ * project needs to its package.json. Checks everything before writing, so a refused or failed
+ * init changes no file.
  */
 export async function initProject(options: InitOptions): Promise<InitResult> {
   const { dir } = options;

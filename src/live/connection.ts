@@ -1,6 +1,6 @@
 /**
- * Where live prompts call the service, read from the same places as the CLI (docs/live.md, "Key
- * and address"): the environment first, then `.env` and `.env.local` of the project (the folder
+ * Where live prompts call the service, read from the same places as the CLI (docs/live.md, "What
+ * is followed"): the environment first, then `.env` and `.env.local` of the project (the folder
  * of the lockfile), then the `baseUrl` option, then the hosted default.
  */
 import { DEFAULT_BASE_URL, isLoopbackHost, refuseBadBaseUrl } from '../config/base-url.js';

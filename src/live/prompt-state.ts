@@ -109,8 +109,8 @@ function probe(fn: AnyPrompt): { names: string[]; version: unknown } {
   const record = (property: string | symbol) => {
     if (typeof property === 'string' && !names.includes(property)) names.push(property);
   };
-  // A generated function checks a name (getOwnPropertyDescriptor) or, on its fast path for a plain
-  // object, only reads it (get): either records it.
+  // A generated function asks whether each name is the object's own (`hasOwnProperty`, which
+  // calls getOwnPropertyDescriptor), then reads it (get): either records it.
   const stand = new Proxy(
     {},
     {

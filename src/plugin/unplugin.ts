@@ -19,7 +19,7 @@ export interface PromptlockPluginOptions {
   /** A config file, relative to the bundler's root (like `--config`). Default: searched from the root like the CLI does. */
   config?: string | undefined;
   /**
-   * In dev only (Vite's dev server, webpack or Rspack watch): poll the service for floating
+   * In dev only (Vite's dev server, webpack, Rspack or Rollup watch): poll the service for floating
    * selectors and sync what changed, like `promptlock watch`, within the same request budget.
    * Needs PROMPTLOCK_API_KEY. Ignored, with a note, in a production build.
    * @default false

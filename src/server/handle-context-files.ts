@@ -90,7 +90,7 @@ export async function handleFile(ctx: RouteContext): Promise<Reply> {
 
 /**
  * The bytes of a context file at the real path checked when the folder was loaded, read only when
- * no link has taken its place since (docs/security.md, "Local service"): the file itself is opened
+ * no link has taken its place since (docs/security.md, "`promptlock serve`"): the file itself is opened
  * without following a link, no folder on its way is a link (its real path is unchanged), and the
  * file opened is the one at that path (same inode), so a folder swapped for a link and back
  * between the checks is caught too. `undefined`: the file is gone.

@@ -1,6 +1,7 @@
 /**
  * `POST /v1/prompts/get`: one prompt by package name, with `variables` substituted into `content`
- * by the shared template module (the same code the generated module renders with, so both agree).
+ * by the shared template module (whose parser the code generator compiles prompts with; the parity
+ * test holds a generated function's render equal to this answer).
  * No selector means `latest`; `draft` (or `v0`, its version) answers the draft.
  */
 import { basePackageName, parsePackageName } from '../package-name.js';

@@ -3,8 +3,9 @@
  * `{{name}}`, `{{ name }}`, `{{name:type}}`, `{{name:type // description}}`.
  *
  * A name is anything but `}`, `{` and `:` (and not `//`), trimmed; an empty name is not a
- * placeholder and stays literal text. This one module is used by the code generator, the
- * generated runtime and the local service, so all three agree by construction.
+ * placeholder and stays literal text. This one parser is used by the code generator (which
+ * compiles each text into its generated function), the local service and `promptlock/live`, so
+ * all three split a text alike; the parity test holds the generated render to the service's.
  */
 
 export type VariableType = 'string' | 'number' | 'boolean' | 'array' | 'object';

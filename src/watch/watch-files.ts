@@ -7,7 +7,7 @@ import path from 'node:path';
 import { WORK_DIR_NAME } from '../store/work-dir.js';
 
 export interface WatchedPaths {
-  configPath: string | undefined;
+  configPath: string;
   lockfilePath: string;
   snapshotsDir: string;
 }
@@ -27,7 +27,7 @@ export interface FileWatcher {
 }
 
 function list(paths: WatchedPaths): string[] {
-  return [paths.configPath, paths.lockfilePath, paths.snapshotsDir].filter((p): p is string => Boolean(p));
+  return [paths.configPath, paths.lockfilePath, paths.snapshotsDir];
 }
 
 /** Whether `file` is something the module is built from (temporary and work files are not). */

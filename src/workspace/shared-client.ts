@@ -1,10 +1,10 @@
 /**
  * One service client for every app of a `--recursive` run (README, "Monorepos"): apps that ask
  * for the same client options (service, key, concurrency, timeout, limits: `clientKey`) share one
- * client, hence one concurrency bound and one rate-limit pacer (docs/local-service.md, rate limits). On top of it a
- * per-run cache: the list is fetched once, and each prompt once per exact package name asked for
- * (`@ws/pkg:v3`, or a floating `@ws/pkg:latest` resolved once for the whole run), however many
- * apps need it.
+ * client, hence one concurrency bound and one rate-limit pacer (docs/service-interface.md, "Rate
+ * limits": the limit is the key's, whichever app sends). On top of it a per-run cache: the list
+ * is fetched once, and each prompt once per exact package name asked for (`@ws/pkg:v3`, or a
+ * floating `@ws/pkg:latest` resolved once for the whole run), however many apps need it.
  */
 import { clientKey } from '../api/client-options.js';
 import type { ResolvedConfig } from '../config/types.js';

@@ -1,12 +1,12 @@
+/**
+ * JSON configs (`prompts.config.json`, or the `"promptlock"` key of package.json) are edited by
+ * value: JSON has no comments to keep, and the file's indentation and final newline are kept.
+ */
 import { ConfigError } from '../../errors.js';
 import type { SourceEdit } from './edit-config-source.js';
 import { detectJsonStyle, stringifyJson } from './json-style.js';
 import { planAdd, planRemove } from './plan-prompt-edit.js';
 
-/**
- * JSON configs (`prompts.config.json`, or the `"promptlock"` key of package.json) are edited by
- * value: JSON has no comments to keep, and the file's indentation and final newline are kept.
- */
 interface JsonConfig {
   root: Record<string, unknown>;
   config: Record<string, unknown>;
