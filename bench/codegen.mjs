@@ -52,6 +52,8 @@ export function makeStore(dir, count) {
       selector: null,
       version: 'v3',
       id: snapshot.id,
+      // Recorded as sync records it (README, "The generated module").
+      exportName: `prompt${i}`,
       integrity: `sha256-${createHash('sha256').update(text).digest('base64')}`,
       variables: [
         { name: 'language', type: 'string', description: 'ISO code' },

@@ -50,12 +50,16 @@ export function valueLiteral(value: unknown): string {
 // would break the one-line layout.
 const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Anything `docText` changes: a line break, any surrogate (paired ones are kept), `*\/`. */
+const DOC_UNSAFE = /[\r\n\u2028\u2029\uD800-\uDFFF]|\*\//;
 
 /**
  * Text for inside a `/** … *\/` comment, on one line: line breaks become spaces, `*\/` cannot close
  * the comment, and lone surrogates (which UTF-8 cannot store) become U+FFFD.
  */
 export function docText(text: string): string {
+  // Most titles and descriptions hold none of these: one test, not three replaces.
+  if (!DOC_UNSAFE.test(text)) return text.trim();
   return text.replace(LONE_SURROGATE, '\uFFFD').replace(LINE_BREAKS, ' ').replace(/\*\//g, '*\\/').trim();
 }
 
@@ -66,6 +70,10 @@ export function docText(text: string): string {
 // they are: the text reads like the prompt.
 const TEMPLATE_UNSAFE =
   /[\\`]|\$(?=\{)|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Every character `TEMPLATE_UNSAFE` can match (any `$`, any surrogate), without its lookarounds. */
+const MAY_BE_TEMPLATE_UNSAFE =
+  /[\\`$\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\uD800-\uDFFF]/;
 
 function templateEscape(c: string): string {
   if (c === '\\' || c === '`' || c === '$') return `\\${c}`;
@@ -78,5 +86,7 @@ function templateEscape(c: string): string {
  * generated module writes each prompt text with, its variables spliced in between as `${name}`.
  */
 export function templateText(text: string): string {
+  // Most texts hold none of these: one plain test before the replace with its lookarounds.
+  if (!MAY_BE_TEMPLATE_UNSAFE.test(text)) return text;
   return text.replace(TEMPLATE_UNSAFE, templateEscape);
 }

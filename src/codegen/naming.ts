@@ -71,6 +71,8 @@ export function functionNames(packageNames: readonly string[], recorded: Readonl
     taken.add(name);
     out.set(packageName, name);
   }
+  // A lockfile written by sync records every name: nothing left to pick.
+  if (out.size === packageNames.length) return out;
   const base = packageNames.map((packageName) => {
     const parsed = parsePackageName(packageName);
     if (!parsed) throw new Error(`not a package name: ${packageName}`);

@@ -113,7 +113,8 @@ function entryProblem(entry: unknown, at: string): LockfileProblem | undefined {
   if (!isRecord(entry)) return { path: at, message: 'must be an object' };
   const problem = fieldsProblem(entry, ENTRY_FIELDS, at);
   if (problem) return problem;
-  if (!Array.isArray(entry.variables)) return { path: `${at}.variables`, message: entry.variables === undefined ? 'is missing' : 'must be an array' };
+  if (!Array.isArray(entry.variables))
+    return { path: `${at}.variables`, message: entry.variables === undefined ? 'is missing' : 'must be an array' };
   for (let i = 0; i < entry.variables.length; i++) {
     const variable: unknown = entry.variables[i];
     const where = `${at}.variables.${i}`;

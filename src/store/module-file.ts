@@ -66,15 +66,23 @@ export function lockfileNames(bytes: Buffer): string[] {
  * cost as much as the stats.
  */
 export function stampsDigest(key: string, files: readonly string[]): string {
-  const stamps = new Float64Array(files.length * 4);
-  files.forEach((file, i) => {
-    let stats: Stats | undefined;
-    try {
-      stats = statSync(file, { throwIfNoEntry: false });
-    } catch {
-      stats = undefined;
-    }
-    stamps.set(stats ? [stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs] : [-1, -1, -1, -1], i * 4);
+  return digestOfStamps(
+    key,
+    files.map((file) => {
+      try {
+        return statSync(file, { throwIfNoEntry: false });
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+}
+
+/** `stampsDigest` of stats already taken (each on the open file, before it was read). */
+export function digestOfStamps(key: string, stats: ReadonlyArray<Stats | undefined>): string {
+  const stamps = new Float64Array(stats.length * 4);
+  stats.forEach((stat, i) => {
+    stamps.set(stat ? [stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs] : [-1, -1, -1, -1], i * 4);
   });
   return createHash('sha256').update(key).update('\n').update(stamps).digest('base64');
 }

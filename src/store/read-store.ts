@@ -5,7 +5,7 @@
  * every unreadable snapshot reported in one error so a broken merge is fixed in one go. One
  * integrity check (`matchesLock`) serves both.
  */
-import { type BigIntStats, statSync } from 'node:fs';
+import { type BigIntStats, type Stats, statSync } from 'node:fs';
 import { LockfileError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import type { Prompt } from '../types.js';
@@ -160,8 +160,8 @@ export function createSnapshotCache(): SnapshotCache {
 }
 
 function readSnapshotFile(
-  /** The snapshots folder, and the folders in it this read found not to be links. */
-  store: { dir: string; checked: Set<string> },
+  /** The snapshots folder, the folders in it this read found not to be links, and where stats go. */
+  store: { dir: string; checked: Set<string>; stamps: Map<string, Stats> | undefined },
   file: string,
   shown: string,
   name: string,
@@ -189,7 +189,8 @@ function readSnapshotFile(
   try {
     // Synchronous on purpose: for thousands of small files one read each on this thread is several
     // times faster than promise reads hopping through the thread pool (measured: 10,000 snapshots).
-    text = readStoreFileSync(store.dir, file, store.checked); // never through a link
+    const stamps = store.stamps;
+    text = readStoreFileSync(store.dir, file, store.checked, stamps && ((stats) => stamps.set(name, stats))); // never through a link
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new LockfileError(
@@ -212,6 +213,11 @@ export interface ReadLockedPromptsOptions {
   mismatched?: string[];
   /** Reuse of the previous read's snapshots (watch). */
   cache?: SnapshotCache;
+  /**
+   * Receives each snapshot's stat by package name, taken on the open file before it is read
+   * (generate's record of the store, store/module-file.ts); only for snapshots read, not reused.
+   */
+  stamps?: Map<string, Stats>;
 }
 
 /** Decodes the lockfile text and reads each snapshot it lists, in lockfile order. */
@@ -227,7 +233,7 @@ export async function readLockedPrompts(location: StoreLocation, options: ReadLo
   // Shown paths are derived from one computed for the folder: path.relative per file adds up.
   const shownDir = displayPath(location.snapshotsDir);
   const thisRead = options.cache ? new Map<string, CachedSnapshot>() : undefined;
-  const store = { dir: location.snapshotsDir, checked: new Set<string>() };
+  const store = { dir: location.snapshotsDir, checked: new Set<string>(), stamps: options.stamps };
   for (const name of names) {
     try {
       const file = snapshotPath(location.snapshotsDir, name);

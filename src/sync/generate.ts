@@ -5,7 +5,7 @@
  * `renderModuleFromStore`.
  */
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, type Stats, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CompiledFunctions } from '../codegen/generate-module.js';
@@ -15,7 +15,7 @@ import { runtimeSource } from '../codegen/runtime-source.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
 import { parsePackageName } from '../package-name.js';
-import { lockfileNames, recordStamp, stampRecords, stampsDigest, writeIfChanged } from '../store/module-file.js';
+import { digestOfStamps, lockfileNames, recordStamp, stampRecords, stampsDigest, writeIfChanged } from '../store/module-file.js';
 import { readLockfileBytes } from '../store/read-lockfile-text.js';
 import type { LockedPrompt, SnapshotCache, StoreLocation } from '../store/read-store.js';
 import { displayPath } from '../util/display-path.js';
@@ -134,6 +134,15 @@ function readIfPresent(file: string): Buffer | undefined {
   }
 }
 
+/** True when nothing is at `file` (an unreadable path counts as there: its check says why). */
+function isMissing(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** The number of prompts when every file of the module is exactly what was generated (its seal) from these inputs. */
 async function moduleSealed(moduleFiles: readonly string[], lockfileBytes: Buffer, inputsKey: string): Promise<number | undefined> {
   const digest = inputsDigest(lockfileBytes, inputsKey);
@@ -170,7 +179,10 @@ export async function generate(options: GenerateRunOptions): Promise<GenerateRes
   const lockfileBytes = await readLockfileBytes(options.lockfilePath);
   const names = lockfileNames(lockfileBytes);
   const snapshots = snapshotFiles(options.snapshotsDir, names);
-  const snapshotsStamp = snapshots && stampsDigest(keyed, snapshots);
+  // A module that is not there (a fresh clone) cannot be up to date: no check, and each snapshot's
+  // stamp is taken as it is read instead of by a stat of its own.
+  const readStamps = snapshots && !options.cache && moduleFiles.some(isMissing) ? new Map<string, Stats>() : undefined;
+  let snapshotsStamp = snapshots && !readStamps ? stampsDigest(keyed, snapshots) : undefined;
   if (!options.force && snapshots && snapshotsStamp) {
     const stamp = stampsDigest(snapshotsStamp, moduleFiles);
     if (await stampRecords(rootDir, stamp)) return { outputPath, written: false, count: names.length, mismatched: [] };
@@ -181,8 +193,12 @@ export async function generate(options: GenerateRunOptions): Promise<GenerateRes
       return { outputPath, written: false, count, mismatched: [] };
     }
   }
-  const result = await build(options, lockfileBytes.toString('utf8'));
+  const result = await build(options, lockfileBytes.toString('utf8'), readStamps);
   const built = result.names;
+  if (readStamps) {
+    const stats = names.map((name) => readStamps.get(name));
+    snapshotsStamp = stats.every((stat) => stat !== undefined) ? digestOfStamps(keyed, stats) : undefined;
+  }
   if (
     snapshotsStamp !== undefined &&
     result.mismatched.length === 0 &&
@@ -203,6 +219,7 @@ function asBuilt(item: LockedPrompt, integrityOf: (prompt: LockedPrompt['prompt'
 async function build(
   options: GenerateRunOptions,
   lockfileText: string,
+  stamps: Map<string, Stats> | undefined,
 ): Promise<{ written: boolean; names: string[]; mismatched: string[] }> {
   const { outputPath } = options;
   // Loaded only now: the schema checks and the emitter are not needed when nothing changed.
@@ -216,6 +233,7 @@ async function build(
     lockfileText,
     mismatched,
     ...(options.cache ? { cache: options.cache.snapshots } : {}),
+    ...(stamps ? { stamps } : {}),
   });
   // A module built from a snapshot edited by hand records the integrity it was built from, so its
   // seal never passes for the lockfile's (restoring the snapshot rebuilds it).

@@ -58,6 +58,15 @@ describe('generate', () => {
     expect((await readdir(path.dirname(outputPath))).sort()).toEqual(['prompts.ts']);
   });
 
+  it('records, where no module was, the stamps its reads took: the same record a check by stat makes', async () => {
+    const record = path.join(dir, '.promptlock', 'generate.stamp');
+    expect((await generate({ ...store, outputPath })).written).toBe(true);
+    const fromReads = await readFile(record, 'utf8');
+    await rm(record);
+    expect((await generate({ ...store, outputPath })).written).toBe(false);
+    expect(await readFile(record, 'utf8')).toBe(fromReads);
+  });
+
   it('is up to date with a CRLF lockfile, and notices a deleted snapshot without --force', async () => {
     await generate({ ...store, outputPath });
     const lockfile = await readFile(store.lockfilePath, 'utf8');

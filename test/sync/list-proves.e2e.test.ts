@@ -23,7 +23,13 @@ const { serve, project, defer } = disposables();
 async function sync(dir: string, ...args: string[]) {
   const run = await runBuiltCli(['sync', '--json', ...args], { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } });
   expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as { savedByList: number; fetched: number; changed: Array<{ name: string }>; requests: number; title: string };
+  return JSON.parse(run.stdout) as {
+    savedByList: number;
+    fetched: number;
+    changed: Array<{ name: string }>;
+    requests: number;
+    title: string;
+  };
 }
 
 async function setup(listNames: 'full' | 'versioned' | 'bare') {
