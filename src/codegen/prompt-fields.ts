@@ -28,7 +28,7 @@ export function promptFields(prompt: Prompt): Array<[string, unknown]> {
       const { generatedAt: _volatile, ...rest } = value as Record<string, unknown>;
       value = rest;
     }
-    out.push([key, sortKeysDeep(value)]);
+    out.push([key, value !== null && typeof value === 'object' ? sortKeysDeep(value) : value]);
   }
   return out;
 }

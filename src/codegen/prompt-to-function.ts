@@ -132,7 +132,8 @@ export function promptToFunction(
     return { source: `${doc}\nexport declare function ${functionName}(${parameter(variables)}): RenderedPrompt;`, readsVariables: false };
   }
   const omitted = new Set<string>(omit);
-  const fields = promptFields(prompt).filter(([key]) => !omitted.has(key) && (omit.length === 0 || FIELD_ORDER_SET.has(key)));
+  const fields =
+    omit.length === 0 ? promptFields(prompt) : promptFields(prompt).filter(([key]) => !omitted.has(key) && FIELD_ORDER_SET.has(key));
   const signature =
     file === 'ts'
       ? `${functionName}(${parameter(variables)}): RenderedPrompt`

@@ -11,7 +11,7 @@ import { copyFile, mkdir, open, rename, rm, rmdir, stat, writeFile } from 'node:
 import path from 'node:path';
 import { asFileSystemError, FileSystemError, PromptlockError } from '../errors.js';
 import { eachLimited } from '../util/each-limited.js';
-import { writeFileAtomic } from '../util/write-file-atomic.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../util/write-file-atomic.js';
 import { COMMITTED, FAILED, journalPath } from './journal-file.js';
 import type { StoreFiles, StoreOp } from './journal-scope.js';
 import { isWithin, StorePathGuard } from './paths.js';
@@ -187,8 +187,13 @@ export async function applyJournal(journal: Applicable): Promise<string[]> {
         }
         if (!created) await guard.check(op.target, 'write'); // its folders known safe by now: one lstat
         if (op.kind === 'move') await moveStaged(op.source!, op.target, op.size!);
-        // Under a fixed temporary name, so the replay of an interrupted apply reuses (removes) its leftover.
-        else await writeFileAtomic(op.target, await journal.content(index), `${op.target}.promptlock-tmp`);
+        else {
+          // Under a fixed temporary name, so the replay of an interrupted apply reuses (removes) its leftover.
+          const temp = `${op.target}.promptlock-tmp`;
+          const content = await journal.content(index);
+          if (Buffer.isBuffer(content)) writeFileAtomicSync(op.target, content, temp);
+          else await writeFileAtomic(op.target, content, temp); // a large file, read back piece by piece
+        }
       } else {
         await guard.check(op.target, 'remove');
         await rm(op.target, { force: true });

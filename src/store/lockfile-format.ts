@@ -133,36 +133,21 @@ function entryProblem(entry: unknown, at: string): LockfileProblem | undefined {
   return undefined;
 }
 
-/** The first problem of a parsed lockfile, in the order of its text. */
-function lockfileProblem(data: unknown): LockfileProblem | undefined {
-  if (!isRecord(data)) return { path: '', message: 'must be an object' };
-  if (data.lockfileVersion !== LOCKFILE_VERSION) {
-    return { path: 'lockfileVersion', message: `must be ${LOCKFILE_VERSION} (this lockfile was written by another version of promptlock)` };
-  }
-  if (!isRecord(data.prompts)) return { path: 'prompts', message: data.prompts === undefined ? 'is missing' : 'must be an object' };
-  for (const [name, entry] of Object.entries(data.prompts)) {
-    if (!PACKAGE_KEY.test(name)) return { path: `prompts.${name}`, message: 'must be a package name like "@ws/pkg"' };
-    const problem = entryProblem(entry, `prompts.${name}`);
-    if (problem) return problem;
-  }
-  return undefined;
-}
-
 /** The entry as the types declare it: the known keys, in the canonical order (unknown ones dropped). */
 function lockEntry(entry: Record<string, unknown>): LockEntry {
   const out: LockEntry = {
     selector: entry.selector as string | null,
     version: entry.version as string,
     id: entry.id as string,
-    ...(entry.exportName === undefined ? {} : { exportName: entry.exportName as string }),
     integrity: entry.integrity as string,
-    variables: (entry.variables as Array<Record<string, unknown>>).map((v) => ({
-      name: v.name as string,
-      type: v.type as Variable['type'],
-      ...(v.hint === undefined ? {} : { hint: v.hint as string }),
-      ...(v.description === undefined ? {} : { description: v.description as string }),
-    })),
+    variables: (entry.variables as Array<Record<string, unknown>>).map((v) => {
+      const variable: Variable = { name: v.name as string, type: v.type as Variable['type'] };
+      if (v.hint !== undefined) variable.hint = v.hint as string;
+      if (v.description !== undefined) variable.description = v.description as string;
+      return variable;
+    }),
   };
+  if (entry.exportName !== undefined) out.exportName = entry.exportName as string;
   if (entry.files !== undefined) {
     const files: Record<string, LockedFile> = {};
     for (const [id, file] of Object.entries(entry.files as Record<string, LockedFile>)) {
@@ -218,50 +203,55 @@ export function decodeLockfile(text: string, where: string): Lockfile {
       hint: 'Restore it from git (after a merge, `git checkout --merge -- <lockfile>`), then run `promptlock sync`: it resolves merge conflicts.',
     });
   }
-  const problem = lockfileProblem(data);
-  if (problem) {
-    throw new LockfileError(`Lockfile ${where} is invalid at "${problem.path || '(root)'}": ${problem.message}`, {
+  const invalid = (problem: LockfileProblem) =>
+    new LockfileError(`Lockfile ${where} is invalid at "${problem.path || '(root)'}": ${problem.message}`, {
       hint: 'Restore it from git, or delete it and run `promptlock sync`.',
     });
+  if (!isRecord(data)) throw invalid({ path: '', message: 'must be an object' });
+  if (data.lockfileVersion !== LOCKFILE_VERSION) {
+    throw invalid({
+      path: 'lockfileVersion',
+      message: `must be ${LOCKFILE_VERSION} (this lockfile was written by another version of promptlock)`,
+    });
   }
+  if (!isRecord(data.prompts)) throw invalid({ path: 'prompts', message: data.prompts === undefined ? 'is missing' : 'must be an object' });
+  // One pass over the entries, in the order of the text: each checked, then kept as the types declare it.
   const prompts: Record<string, LockEntry> = {};
-  for (const [name, entry] of Object.entries((data as { prompts: Record<string, Record<string, unknown>> }).prompts)) {
-    prompts[name] = lockEntry(entry);
-  }
-  const lockfile: Lockfile = { lockfileVersion: LOCKFILE_VERSION, prompts };
   const exported = new Map<string, string>();
-  for (const [name, entry] of Object.entries(lockfile.prompts)) {
-    if (entry.exportName === undefined) continue;
-    const other = exported.get(entry.exportName);
-    if (other !== undefined) {
-      throw new LockfileError(
-        `Lockfile ${where} is invalid at "prompts.${name}.exportName": ${JSON.stringify(entry.exportName)} is already the export name of ${other}.`,
-        {
-          hint: `Remove the "exportName" of one of them (git conflict resolution may have duplicated it); \`promptlock sync\` then names it.`,
-        },
-      );
-    }
-    exported.set(entry.exportName, name);
-  }
-  // File paths are joined onto the snapshots folder to read and delete: each must stay inside its
-  // own package's `.files` folder, whatever a hand-edited (or malicious) lockfile says.
-  for (const [name, entry] of Object.entries(lockfile.prompts)) {
-    const folder = `${name.slice(1)}.files/`;
-    for (const [id, file] of Object.entries(entry.files ?? {})) {
-      if (
-        !file.path.startsWith(folder) ||
-        !/^[A-Za-z0-9._-]+$/.test(file.path.slice(folder.length)) ||
-        file.path.endsWith('/..') ||
-        file.path.slice(folder.length).startsWith('.')
-      ) {
+  for (const name of Object.keys(data.prompts)) {
+    if (!PACKAGE_KEY.test(name)) throw invalid({ path: `prompts.${name}`, message: 'must be a package name like "@ws/pkg"' });
+    const raw = data.prompts[name];
+    const problem = entryProblem(raw, `prompts.${name}`);
+    if (problem) throw invalid(problem);
+    const entry = lockEntry(raw as Record<string, unknown>);
+    if (entry.exportName !== undefined) {
+      const other = exported.get(entry.exportName);
+      if (other !== undefined) {
         throw new LockfileError(
-          `Lockfile ${where} is invalid at "prompts.${name}.files.${id}.path": "${file.path}" must be a file name inside "${folder}".`,
+          `Lockfile ${where} is invalid at "prompts.${name}.exportName": ${JSON.stringify(entry.exportName)} is already the export name of ${other}.`,
           {
-            hint: 'Restore the lockfile from git, or delete it and run `promptlock sync`.',
+            hint: `Remove the "exportName" of one of them (git conflict resolution may have duplicated it); \`promptlock sync\` then names it.`,
           },
         );
       }
+      exported.set(entry.exportName, name);
     }
+    // File paths are joined onto the snapshots folder to read and delete: each must stay inside its
+    // own package's `.files` folder, whatever a hand-edited (or malicious) lockfile says.
+    if (entry.files) {
+      const folder = `${name.slice(1)}.files/`;
+      for (const [id, file] of Object.entries(entry.files)) {
+        const base = file.path.slice(folder.length);
+        if (!file.path.startsWith(folder) || !/^[A-Za-z0-9._-]+$/.test(base) || file.path.endsWith('/..') || base.startsWith('.')) {
+          throw new LockfileError(
+            `Lockfile ${where} is invalid at "prompts.${name}.files.${id}.path": "${file.path}" must be a file name inside "${folder}".`,
+            { hint: 'Restore the lockfile from git, or delete it and run `promptlock sync`.' },
+          );
+        }
+      }
+    }
+    prompts[name] = entry;
   }
+  const lockfile: Lockfile = { lockfileVersion: LOCKFILE_VERSION, prompts };
   return lockfile;
 }

@@ -64,7 +64,7 @@ export function decodeSnapshot(text: string, where: string, limits?: Readonly<Li
       hint: 'Restore it from git, or run `promptlock sync` to fetch it again.',
     });
   }
-  const prompt = { ...(data as Record<string, unknown>) };
+  const prompt = data as Record<string, unknown>; // freshly parsed: ours to change
   for (const key of MULTILINE_FIELDS) {
     const value = prompt[key];
     if (Array.isArray(value)) {
