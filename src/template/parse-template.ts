@@ -72,7 +72,9 @@ function parseInner(inner: string): { name: string; hint?: string; description?:
 export function parseTemplate(text: string): Segment[] {
   const segments: Segment[] = [];
   let last = 0;
-  for (const match of text.matchAll(PLACEHOLDER)) {
+  // `exec` on the one regex, not `matchAll`, which copies the regex for every text it reads.
+  PLACEHOLDER.lastIndex = 0;
+  for (let match = PLACEHOLDER.exec(text); match !== null; match = PLACEHOLDER.exec(text)) {
     const parsed = parseInner(match[1]!);
     if (!parsed) continue;
     const offset = match.index;
