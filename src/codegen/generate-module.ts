@@ -27,9 +27,8 @@ import { runtimeFor, runtimeSource } from './runtime-source.js';
 /**
  * Compiled functions by prompt object. A long-running caller (`watch`, through `generate`'s reuse
  * cache) owns one and passes it in: its store reader hands out the same object for an unchanged
- * snapshot, so a regeneration after one edit compiles one prompt, not all of them (1,000 prompts,
- * one edited: measured ~190 ms → ~100 ms per regeneration). Weak, so prompts no longer read are
- * collected with their source. Without one, every function is compiled afresh.
+ * snapshot, so a regeneration after one edit compiles one prompt, not all of them (the watch
+ * guard, docs/performance.md). Weak, so prompts no longer read are collected with their source. Without one, every function is compiled afresh.
  */
 export type CompiledFunctions = WeakMap<CodegenPrompt['prompt'], { key: string; result: FunctionSource }>;
 

@@ -61,9 +61,9 @@ export function lockfileNames(bytes: Buffer): string[] {
 /**
  * The digest of `key` and the stamps of `files`, in order: each file's inode, size, modification
  * and change time as four numbers (all -1 when it cannot be stat'ed: missing, its check reports
- * it), hashed as one array. Synchronous: for 10,000 small files one stat each on this thread is
- * faster than promises through the thread pool; numbers, not text, since formatting 40,000 of them
- * cost as much as the stats.
+ * it), hashed as one array. Synchronous: for thousands of small files one stat each on this thread
+ * costs less than a round trip through the thread pool for each; numbers, not text, since
+ * formatting four numbers per file would cost as much as the stat.
  */
 export function stampsDigest(key: string, files: readonly string[]): string {
   return digestOfStamps(

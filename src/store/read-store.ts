@@ -187,8 +187,8 @@ function readSnapshotFile(
   }
   let text: string;
   try {
-    // Synchronous on purpose: for thousands of small files one read each on this thread is several
-    // times faster than promise reads hopping through the thread pool (measured: 10,000 snapshots).
+    // Synchronous on purpose: for thousands of small files one read each on this thread costs far
+    // less than promise reads hopping through the thread pool (docs/performance.md).
     const stamps = store.stamps;
     text = readStoreFileSync(store.dir, file, store.checked, stamps && ((stats) => stamps.set(name, stats))); // never through a link
   } catch (error) {

@@ -95,9 +95,9 @@ export async function renderModuleFromStore(
 }
 
 /**
- * The snapshot files of `names` (as `snapshotPath` names them, joined by hand: path.join was a
- * third of the no-op's own time at 10,000 prompts), or undefined when one is not a package name
- * without selector (a lockfile not as sync writes it).
+ * The snapshot files of `names` (as `snapshotPath` names them, joined by hand: `path.join`
+ * normalises every path, which the no-op pays for each snapshot), or undefined when one is not a
+ * package name without selector (a lockfile not as sync writes it).
  */
 function snapshotFiles(snapshotsDir: string, names: readonly string[]): string[] | undefined {
   const files: string[] = [];

@@ -21,7 +21,7 @@ export function namedTargets(entries: readonly RequestedEntry[], options: SyncRu
     const { name, selector } = baseName(raw);
     const wanted = selectorFor(entries, name);
     if (wanted === undefined) {
-      throw new ConfigError(`${name} is not requested by ${options.config.configPath ?? 'the config'}.`, {
+      throw new ConfigError(`${name} is not requested by ${options.config.configPath}.`, {
         hint: `Add it first: promptlock add ${raw}`,
       });
     }

@@ -35,7 +35,7 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
   const withFiles = options.withFiles ?? config.contextFiles;
   const lock = options.dryRun ? undefined : await acquireRunLock(config.rootDir, options.frozen ? 'sync --frozen' : 'sync');
   // One client per run, however many prompts ask for it at once: concurrency, rate-limit pacing
-  // and the request count all live in that one client (docs/local-service.md, rate limits).
+  // and the request count all live in that one client (docs/service-interface.md, "Rate limits").
   let client: SyncClient | undefined;
   let connecting: Promise<SyncClient> | undefined;
   const connect = () => (connecting ??= options.connect().then((opened) => (client = opened)));
