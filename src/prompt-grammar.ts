@@ -111,15 +111,18 @@ function jsonProblem(value: unknown, options: ValidateOptions = {}, root = ''): 
   return undefined;
 }
 
-/** A field's problem, or undefined; with `shapeOnly`, a string's pattern is not checked. */
-type Check = (value: unknown, shapeOnly?: boolean) => string | undefined;
-const string: Check = (v) => (typeof v === 'string' ? undefined : 'must be a string');
+/**
+ * A field's problem, or undefined; with `shapeOnly`, a string's pattern is not checked. The checks
+ * below serve the lockfile's decoder too (store/lockfile-format.ts).
+ */
+export type Check = (value: unknown, shapeOnly?: boolean) => string | undefined;
+export const string: Check = (v) => (typeof v === 'string' ? undefined : 'must be a string');
 const nullableString: Check = (v) => (v === undefined || v === null || typeof v === 'string' ? undefined : 'must be a string or null');
 const finite: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : 'must be a finite number');
 const optionalFinite: Check = (v) => (v === undefined ? undefined : finite(v));
-const object: Check = (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'must be an object');
+export const object: Check = (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'must be an object');
 const nullableFinite: Check = (v) => (v === undefined || v === null ? undefined : finite(v));
-const matches =
+export const matches =
   (test: (v: string) => boolean, want: string): Check =>
   (v, shapeOnly) =>
     typeof v === 'string' && (shapeOnly || test(v)) ? undefined : `${describeValue(v)} must be ${want}`;

@@ -5,7 +5,16 @@
  */
 import { LockfileError } from '../errors.js';
 import { isSelector } from '../package-name.js';
-import { exportNameProblem, ID_PATTERN, VERSION_PATTERN, variableNameProblem } from '../prompt-grammar.js';
+import {
+  type Check,
+  exportNameProblem,
+  ID_PATTERN,
+  matches,
+  object,
+  string,
+  VERSION_PATTERN,
+  variableNameProblem,
+} from '../prompt-grammar.js';
 import type { Variable } from '../template/index.js';
 
 export const LOCKFILE_VERSION = 1;
@@ -46,19 +55,12 @@ export interface Lockfile {
 // service. Checked field by field, as `validatePrompt` checks a prompt: a lockfile holds thousands
 // of entries and is decoded by every `generate`, where a schema library's per-object cost showed.
 
-/** A value's problem, or undefined. */
-type Check = (value: unknown) => string | undefined;
-
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const string: Check = (v) => (typeof v === 'string' ? undefined : 'must be a string');
+const isRecord = (v: unknown): v is Record<string, unknown> => object(v) === undefined;
 const optional =
   (check: Check): Check =>
   (v) =>
     v === undefined ? undefined : check(v);
-const pattern =
-  (test: RegExp, want: string): Check =>
-  (v) =>
-    typeof v === 'string' && test.test(v) ? undefined : want;
+/** A name rule of the grammar as a check. */
 const named =
   (problem: (name: string) => string | undefined): Check =>
   (v) =>
@@ -84,14 +86,14 @@ const ENTRY_FIELDS: ReadonlyArray<[string, Check]> = [
     'selector',
     (v) => (v === null || (typeof v === 'string' && isSelector(v)) ? undefined : 'must be "latest", "draft" or "v" and digits, or null'),
   ],
-  ['version', pattern(VERSION_PATTERN, 'must be "v" and digits ("v0" is the draft)')],
-  ['id', pattern(ID_PATTERN, 'must be an id (1 to 128 of A-Z a-z 0-9 _ -)')],
+  ['version', matches((v) => VERSION_PATTERN.test(v), '"v" and digits ("v0" is the draft)')],
+  ['id', matches((v) => ID_PATTERN.test(v), 'an id (1 to 128 of A-Z a-z 0-9 _ -)')],
   ['exportName', optional(named(exportNameProblem))],
-  ['integrity', pattern(/^sha256-[A-Za-z0-9+/]+=*$/, 'must be "sha256-" followed by base64')],
+  ['integrity', matches((v) => /^sha256-[A-Za-z0-9+/]+=*$/.test(v), '"sha256-" followed by base64')],
 ];
 
 const PACKAGE_KEY = /^@[a-z0-9-]+\/[a-z0-9-]+$/;
-const ITEM_ID = pattern(ID_PATTERN, 'must be a context item id (1 to 128 of A-Z a-z 0-9 _ -)');
+const ITEM_ID = matches((v) => ID_PATTERN.test(v), 'a context item id (1 to 128 of A-Z a-z 0-9 _ -)');
 
 /** Where a decoded value breaks the lockfile's grammar, and how. */
 interface LockfileProblem {

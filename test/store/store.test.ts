@@ -98,6 +98,24 @@ describe('lockfile format', () => {
       'Lockfile l.json is invalid at "prompts.@a/x.integrity"',
     ],
     ['a future version', '{"lockfileVersion":2,"prompts":{}}', 'Lockfile l.json is invalid at "lockfileVersion"'],
+    ['no prompts', '{"lockfileVersion":1}', 'Lockfile l.json is invalid at "prompts": is missing'],
+    ['a key that is no package name', '{"lockfileVersion":1,"prompts":{"x":{}}}', 'invalid at "prompts.x": must be a package name'],
+    ['an entry that is no object', '{"lockfileVersion":1,"prompts":{"@a/x":[]}}', 'invalid at "prompts.@a/x": must be an object'],
+    [
+      'a missing id',
+      '{"lockfileVersion":1,"prompts":{"@a/x":{"selector":null,"version":"v1","integrity":"sha256-AA==","variables":[]}}}',
+      'invalid at "prompts.@a/x.id": is missing',
+    ],
+    [
+      'a variable of no known type',
+      '{"lockfileVersion":1,"prompts":{"@a/x":{"selector":null,"version":"v1","id":"i","integrity":"sha256-AA==","variables":[{"name":"a","type":"date"}]}}}',
+      'invalid at "prompts.@a/x.variables.0.type": must be one of',
+    ],
+    [
+      'a context file outside its folder',
+      '{"lockfileVersion":1,"prompts":{"@a/x":{"selector":null,"version":"v1","id":"i","integrity":"sha256-AA==","variables":[],"files":{"c1":{"path":"../../etc/passwd","size":1,"integrity":"sha256-AA=="}}}}}',
+      'invalid at "prompts.@a/x.files.c1.path": "../../etc/passwd" must be a file name inside "a/x.files/"',
+    ],
   ])('says where it is invalid: %s', (_name, text, message) => {
     expect(() => decodeLockfile(text, 'l.json')).toThrow(message);
   });
