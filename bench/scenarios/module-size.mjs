@@ -23,7 +23,7 @@ const CONTENT = [
   '',
   'Read the ticket below and write a reply that answers every question it asks. Quote the refund policy when it applies, with the section number. If the customer is angry, acknowledge it in one sentence before answering. Keep the reply under 200 words, in plain text without markdown, and end with one question that moves the ticket forward.',
   "If the ticket is about a delivery, give the carrier's tracking link. If it is about a bill, give the invoice number and the amount. If you cannot answer, say who will, and by when. Sign with the team's name.",
-  'Never share another customer\'s data, and never ask for a password or a full card number.',
+  "Never share another customer's data, and never ask for a password or a full card number.",
 ];
 
 function snapshot(i) {
