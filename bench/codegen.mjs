@@ -20,6 +20,16 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'promptlock.js');
 const GOALS = { full: 1.0, noop: 0.3 };
 
+/** `prompts.lock.json` in `dir` for these entries, sorted as sync writes it. */
+export function writeLockfile(dir, prompts) {
+  const sorted = Object.fromEntries(
+    Object.keys(prompts)
+      .sort()
+      .map((key) => [key, prompts[key]]),
+  );
+  writeFileSync(path.join(dir, 'prompts.lock.json'), `${JSON.stringify({ lockfileVersion: 1, prompts: sorted }, null, 2)}\n`);
+}
+
 /** A store of `count` prompts with a few variables each, like a large real workspace. */
 export function makeStore(dir, count) {
   const prompts = {};
@@ -63,12 +73,7 @@ export function makeStore(dir, count) {
       ],
     };
   }
-  const sorted = Object.fromEntries(
-    Object.keys(prompts)
-      .sort()
-      .map((key) => [key, prompts[key]]),
-  );
-  writeFileSync(path.join(dir, 'prompts.lock.json'), `${JSON.stringify({ lockfileVersion: 1, prompts: sorted }, null, 2)}\n`);
+  writeLockfile(dir, prompts);
   // The config as users have it: TypeScript, loaded through cosmiconfig and jiti, whose
   // transpiled code is cached in the user's private cache folder (a temporary one: bench/run.mjs).
   writeFileSync(path.join(dir, 'package.json'), '{ "name": "bench-app", "private": true, "type": "module" }\n');

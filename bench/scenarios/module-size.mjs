@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generate } from '../../dist/index.js';
+import { writeLockfile } from '../codegen.mjs';
 
 const GOAL = 1600;
 
@@ -64,12 +65,7 @@ async function moduleBytes(dir, count) {
       ],
     };
   }
-  const sorted = Object.fromEntries(
-    Object.keys(prompts)
-      .sort()
-      .map((key) => [key, prompts[key]]),
-  );
-  writeFileSync(path.join(dir, 'prompts.lock.json'), `${JSON.stringify({ lockfileVersion: 1, prompts: sorted }, null, 2)}\n`);
+  writeLockfile(dir, prompts);
   writeFileSync(path.join(dir, 'prompts.config.json'), '{}\n');
   await generate({ cwd: dir, env: {} });
   return readFileSync(path.join(dir, 'src', 'generated', 'prompts.ts')).byteLength;
