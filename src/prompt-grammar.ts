@@ -63,6 +63,20 @@ function pathOf(parent: string, key: string | number): string {
   return parent ? `${parent}.${plain}` : plain;
 }
 
+/** A value met by `jsonProblem`'s walk: its path is spelled out only for a problem. */
+interface JsonNode {
+  value: unknown;
+  parent: JsonNode | undefined;
+  key: string | number;
+  depth: number;
+}
+
+function pathOfNode(node: JsonNode, root: string): string {
+  const keys: Array<string | number> = [];
+  for (let at: JsonNode | undefined = node; at?.parent; at = at.parent) keys.push(at.key);
+  return keys.reduceRight<string>((path, key) => pathOf(path, key), root);
+}
+
 /**
  * Walks any JSON value without recursion: depth within `jsonDepth`, no `__proto__` key (a
  * generated object literal would turn it into a prototype), no API key in any string or key.
@@ -70,42 +84,38 @@ function pathOf(parent: string, key: string | number): string {
 function jsonProblem(value: unknown, options: ValidateOptions = {}, root = ''): PromptProblem | undefined {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const key = options.apiKey && options.apiKey.length >= 8 ? options.apiKey : undefined;
-  const keyProblem = (field: string): PromptProblem => ({
-    field: field || '(root)',
-    message: `holds the API key (${maskKey(key!)}): the service echoed it back; refusing to write it into snapshots and code`,
+  const problem = (node: JsonNode, message: string, limit?: LimitName): PromptProblem => ({
+    field: pathOfNode(node, root) || '(root)',
+    message,
+    ...(limit ? { limit } : {}),
   });
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: root, depth: 1 }];
+  const keyProblem = (node: JsonNode) =>
+    problem(node, `holds the API key (${maskKey(key!)}): the service echoed it back; refusing to write it into snapshots and code`);
+  const stack: JsonNode[] = [{ value, parent: undefined, key: '', depth: 1 }];
   while (stack.length > 0) {
     const item = stack.pop()!;
     if (typeof item.value === 'string') {
-      if (key && item.value.includes(key)) return keyProblem(item.path);
+      if (key && item.value.includes(key)) return keyProblem(item);
       continue;
     }
-    if (typeof item.value === 'number' && !Number.isFinite(item.value)) {
-      return { field: item.path || '(root)', message: 'must be a finite number' };
-    }
+    if (typeof item.value === 'number' && !Number.isFinite(item.value)) return problem(item, 'must be a finite number');
     if (item.value === null || typeof item.value !== 'object') continue;
     if (item.depth > limits.jsonDepth) {
-      return {
-        field: item.path || '(root)',
-        message: `is nested deeper than the limit of ${describeLimit('jsonDepth', limits)}`,
-        limit: 'jsonDepth',
-      };
+      return problem(item, `is nested deeper than the limit of ${describeLimit('jsonDepth', limits)}`, 'jsonDepth');
     }
     if (Array.isArray(item.value)) {
       const array = item.value;
-      for (let i = array.length - 1; i >= 0; i--) stack.push({ value: array[i], path: pathOf(item.path, i), depth: item.depth + 1 });
+      for (let i = array.length - 1; i >= 0; i--) stack.push({ value: array[i], parent: item, key: i, depth: item.depth + 1 });
       continue;
     }
     const record = item.value as Record<string, unknown>;
     const keys = Object.keys(record);
     for (let i = keys.length - 1; i >= 0; i--) {
       const name = keys[i]!;
-      const path = pathOf(item.path, name);
-      if (name === '__proto__')
-        return { field: path, message: 'the key "__proto__" is not allowed (it would set the prototype of generated objects)' };
-      if (key && name.includes(key)) return keyProblem(path);
-      stack.push({ value: record[name], path, depth: item.depth + 1 });
+      const node: JsonNode = { value: record[name], parent: item, key: name, depth: item.depth + 1 };
+      if (name === '__proto__') return problem(node, 'the key "__proto__" is not allowed (it would set the prototype of generated objects)');
+      if (key && name.includes(key)) return keyProblem(node);
+      stack.push(node);
     }
   }
   return undefined;
