@@ -113,7 +113,9 @@ function jsonProblem(value: unknown, options: ValidateOptions = {}, root = ''): 
     for (let i = keys.length - 1; i >= 0; i--) {
       const name = keys[i]!;
       const node: JsonNode = { value: record[name], parent: item, key: name, depth: item.depth + 1 };
-      if (name === '__proto__') return problem(node, 'the key "__proto__" is not allowed (it would set the prototype of generated objects)');
+      if (name === '__proto__') {
+        return problem(node, 'the key "__proto__" is not allowed (it would set the prototype of generated objects)');
+      }
       if (key && name.includes(key)) return keyProblem(node);
       stack.push(node);
     }
