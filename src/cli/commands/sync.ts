@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { action, type CliRuntime } from '../action.js';
+import type { SyncCommandOptions } from './run-sync.js';
 
 export function registerSync(program: Command, runtime: CliRuntime): void {
   program
@@ -16,31 +17,9 @@ export function registerSync(program: Command, runtime: CliRuntime): void {
       'sync every app of the workspace (npm/yarn workspaces, pnpm-workspace.yaml) with one client; reports per app',
     )
     .action(
-      action(
-        runtime,
-        async (
-          ctx,
-          names: string[],
-          opts: {
-            frozen?: boolean;
-            withFiles?: boolean;
-            renameExports?: boolean;
-            recursive?: boolean;
-            refetch?: boolean;
-            report?: string;
-          },
-        ) => {
-          const { runSyncCommand } = await import('./run-sync.js');
-          return runSyncCommand(ctx, {
-            ...(names.length > 0 ? { names } : {}),
-            frozen: opts.frozen,
-            withFiles: opts.withFiles,
-            renameExports: opts.renameExports,
-            recursive: opts.recursive,
-            refetch: opts.refetch,
-            report: opts.report,
-          });
-        },
-      ),
+      action(runtime, async (ctx, names: string[], opts: Omit<SyncCommandOptions, 'names'>) => {
+        const { runSyncCommand } = await import('./run-sync.js');
+        return runSyncCommand(ctx, { ...opts, ...(names.length > 0 ? { names } : {}) });
+      }),
     );
 }
