@@ -8,7 +8,6 @@ import type { ContextItem, Prompt } from '../types.js';
 import { pluralise } from '../util/pluralise.js';
 import { describeBreaking } from './breaking-change.js';
 import { markdownSection, type PromptDiff } from './diff-prompts.js';
-import { reportTitle } from './report-title.js';
 
 export interface PullRequestReport {
   /** `Update 3 prompts (1 breaking)`: the pull request's title and its commit message. */
@@ -31,6 +30,18 @@ export interface ReportOptions {
   /** The snapshots folder as the reader sees it (relative to the project), for the left-out note. */
   snapshotsDir: string;
   maxChars?: number;
+}
+
+/** `Update 3 prompts (1 breaking)`, `Add @acme/welcome v1`, `Update @acme/support-reply to v4 (breaking)`. */
+function titleOf(diffs: readonly PromptDiff[]): string {
+  const breaking = diffs.filter((d) => d.breaking).length;
+  if (diffs.length === 1) {
+    const [d] = diffs as [PromptDiff];
+    const what =
+      d.status === 'added' ? `Add ${d.name} ${d.to}` : d.status === 'removed' ? `Remove ${d.name}` : `Update ${d.name} to ${d.to}`;
+    return `${what}${breaking ? ' (breaking)' : ''}`;
+  }
+  return `Update ${pluralise(diffs.length, 'prompt')}${breaking ? ` (${breaking} breaking)` : ''}`;
 }
 
 /**
@@ -74,7 +85,7 @@ export function pullRequestReport(
   const breakingDiffs = diffs.filter((d) => d.breaking);
   const breaking = breakingDiffs.map((d) => d.name);
   if (diffs.length === 0) return { title: '', body: '', breaking, changed };
-  const title = reportTitle(diffs);
+  const title = titleOf(diffs);
   const head: string[] = [`## ${title}`, ''];
   head.push(`This pull request was opened by \`promptlock sync --report\`: the prompts below were published in the prompt service.`);
   head.push('Review the texts as you would code; merging ships exactly what is shown here.', '');

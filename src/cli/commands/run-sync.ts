@@ -8,7 +8,6 @@ import type { MergeDecision } from '../../store/lockfile-merge.js';
 import { describeBreaking } from '../../sync/breaking-change.js';
 import { changeList } from '../../sync/change-list.js';
 import type { PullRequestReport } from '../../sync/pull-request-report.js';
-import { reportTitle, type TitledChange } from '../../sync/report-title.js';
 import type { SyncClient, SyncResult } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
 import { callerOf, describeConflictResolution, projectOf } from '../caller.js';
@@ -28,7 +27,7 @@ export interface SyncCommandOptions {
   report?: string;
 }
 
-function summary(result: SyncResult, rootDir: string) {
+function summary(result: SyncResult, rootDir: string, report: PullRequestReport) {
   const rel = (file: string) => path.relative(rootDir, file).split(path.sep).join('/');
   return {
     ok: true,
@@ -51,26 +50,14 @@ function summary(result: SyncResult, rootDir: string) {
     ...(result.resolvedConflict ? { resolvedConflict: result.resolvedConflict } : {}),
     ...(result.conflictedModule ? { conflictedModule: result.conflictedModule.map(rel) } : {}),
     /** The pull-request title of what changed (`sync --report`), empty when nothing did. */
-    title: reportTitle(titledChanges(result)),
+    title: report.title,
   };
-}
-
-/** This run's added, changed and removed prompts, each marked when it breaks its callers. */
-function titledChanges(result: SyncResult): TitledChange[] {
-  const breaking = new Set(result.breaking.map((b) => b.name));
-  const titled = (status: TitledChange['status']) => (c: { name: string; to?: string | undefined }) => ({
-    name: c.name,
-    status,
-    to: c.to,
-    breaking: breaking.has(c.name),
-  });
-  return [...result.added.map(titled('added')), ...result.changed.map(titled('changed')), ...result.removed.map(titled('removed'))];
 }
 
 /**
  * The pull-request report of this run: its diffs cover only the prompts it added, changed or
- * removed. Built only when `--report` or a GitHub step asks for it: a sync of thousands of
- * prompts would otherwise diff every one of them for nothing.
+ * removed. Built only when something reads it (`--report`, a GitHub step, `--json`'s title): a
+ * sync of thousands of prompts would otherwise diff every one of them for nothing.
  */
 async function reportOf(result: SyncResult, config: ResolvedConfig): Promise<PullRequestReport> {
   const [{ diffPrompts }, { pullRequestReport }] = await Promise.all([
@@ -153,9 +140,11 @@ async function syncProject(
   } finally {
     progress.stop();
   }
-  if (options.report !== undefined || ctx.io.env.GITHUB_OUTPUT) await publishReport(ctx, await reportOf(result, config), options.report);
-  if (ctx.globals.json) {
-    ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir) });
+  const publish = options.report !== undefined || Boolean(ctx.io.env.GITHUB_OUTPUT);
+  const report = publish || ctx.globals.json ? await reportOf(result, config) : undefined;
+  if (report && publish) await publishReport(ctx, report, options.report);
+  if (report && ctx.globals.json) {
+    ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir, report) });
     return 0;
   }
   const { colors } = ctx.logger;
