@@ -15,8 +15,11 @@
  */
 import { createHash } from 'node:crypto';
 
-/** Bump when the emitted code changes for the same inputs, so old modules are rebuilt. */
-const CODEGEN_REVISION = '4';
+/**
+ * Bump when the emitted code changes for the same inputs, so old modules are rebuilt: it is part
+ * of the inputs digest and of `generate`'s up-to-date record (store/module-file.ts).
+ */
+export const CODEGEN_REVISION = '4';
 
 /**
  * `sha256-…` over the revision, the runtime text and the canonical lockfile text. The lockfile may

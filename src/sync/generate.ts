@@ -9,7 +9,7 @@ import { readFileSync, type Stats, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CompiledFunctions } from '../codegen/generate-module.js';
-import { inputsDigest, readSeal } from '../codegen/inputs-digest.js';
+import { CODEGEN_REVISION, inputsDigest, readSeal } from '../codegen/inputs-digest.js';
 import { type ModuleOptions, moduleFormat, optionsKey } from '../codegen/module-format.js';
 import { runtimeSource } from '../codegen/runtime-source.js';
 import type { ResolvedConfig } from '../config/types.js';
@@ -171,9 +171,12 @@ export async function generate(options: GenerateRunOptions): Promise<GenerateRes
   const { declarationPath } = moduleFormat(outputPath);
   const moduleFiles = declarationPath === undefined ? [outputPath] : [outputPath, declarationPath];
   const inputsKey = runtimeSource() + optionsKey(options);
+  // The generator's revision too: a record an older promptlock wrote must not pass for this one's
+  // module, which it never saw (the seal's digest covers the revision already).
+  const recordKey = `promptlock codegen ${CODEGEN_REVISION}\n${inputsKey}`;
   // Every stamp is taken before the file's content is read: a file changed after its stamp was
   // taken has a new one next time, and is verified again.
-  const keyed = stampsDigest(`${inputsKey}\n${options.lockfilePath}\n${options.snapshotsDir}\n${moduleFiles.join('\n')}`, [
+  const keyed = stampsDigest(`${recordKey}\n${options.lockfilePath}\n${options.snapshotsDir}\n${moduleFiles.join('\n')}`, [
     options.lockfilePath,
   ]);
   const lockfileBytes = await readLockfileBytes(options.lockfilePath);

@@ -5,7 +5,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { generateModule } from '../../src/codegen/index.js';
+import { optionsKey } from '../../src/codegen/module-format.js';
+import { runtimeSource } from '../../src/codegen/runtime-source.js';
 import { LockfileError } from '../../src/errors.js';
+import { stampsDigest } from '../../src/store/module-file.js';
+import { snapshotPath } from '../../src/store/paths.js';
 import { generate, renderModuleFromStore } from '../../src/sync/generate.js';
 import { memoryIO } from '../helpers/memory-io.js';
 import { codegenPrompt, tempDir, writeStore } from './helpers.js';
@@ -65,6 +69,26 @@ describe('generate', () => {
     await rm(record);
     expect((await generate({ ...store, outputPath })).written).toBe(false);
     expect(await readFile(record, 'utf8')).toBe(fromReads);
+  });
+
+  it("rebuilds a module an older generator wrote, even under that generator's up-to-date record", async () => {
+    await generate({ ...store, outputPath });
+    const current = await readFile(outputPath, 'utf8');
+    // What an older promptlock leaves: its own module text, and a record of the stamps it found,
+    // keyed as that version keyed it (the inputs and paths, not the generator's revision).
+    const older = current.replace(/ \((@acme\/[^)]*)\)/g, ' · $1');
+    expect(older).not.toBe(current);
+    await writeFile(outputPath, older);
+    const moduleFiles = [outputPath];
+    const keyed = stampsDigest(
+      `${runtimeSource() + optionsKey({ outputPath })}\n${store.lockfilePath}\n${store.snapshotsDir}\n${outputPath}`,
+      [store.lockfilePath],
+    );
+    const snapshots = PROMPTS.map(({ name }) => snapshotPath(store.snapshotsDir, name)).sort();
+    const record = stampsDigest(stampsDigest(keyed, snapshots), moduleFiles);
+    await writeFile(path.join(dir, '.promptlock', 'generate.stamp'), `promptlock-generate-stamp 1 ${record}\n`);
+    expect((await generate({ ...store, outputPath })).written).toBe(true);
+    expect(await readFile(outputPath, 'utf8')).toBe(current);
   });
 
   it('is up to date with a CRLF lockfile, and notices a deleted snapshot without --force', async () => {
