@@ -22,6 +22,14 @@ export const VERSION_PATTERN = /^v\d{1,15}$/;
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
 /**
+ * A context item id: also the key of its downloaded file in the lockfile's `files`, so never
+ * `__proto__`, which as a key of an object literal or assignment sets the prototype instead.
+ */
+export function isContextItemId(id: string): boolean {
+  return ID_PATTERN.test(id) && id !== '__proto__';
+}
+
+/**
  * Why a variable name cannot be used, or undefined when it can. The template grammar (a name is
  * anything but `{`, `}` and `:`, without `//`, trimmed) plus one rule: `__proto__` cannot be passed
  * in an object literal (it sets the prototype instead), so a prompt using it is refused.
@@ -160,7 +168,7 @@ const PROMPT_FIELDS: ReadonlyArray<[string, Check]> = [
 ];
 
 const CONTEXT_FIELDS: ReadonlyArray<[string, Check]> = [
-  ['id', matches((v) => ID_PATTERN.test(v), 'a context item id (1 to 128 of A-Z a-z 0-9 _ -)')],
+  ['id', matches(isContextItemId, 'a context item id (1 to 128 of A-Z a-z 0-9 _ -, not "__proto__")')],
   ['type', (v) => (v === 'file' || v === 'url' ? undefined : `${describeValue(v)} must be "file" or "url"`)],
   ['label', nullableString],
   ['createdAt', finite],

@@ -9,6 +9,7 @@ import {
   type Check,
   exportNameProblem,
   ID_PATTERN,
+  isContextItemId,
   matches,
   object,
   string,
@@ -93,7 +94,7 @@ const ENTRY_FIELDS: ReadonlyArray<[string, Check]> = [
 ];
 
 const PACKAGE_KEY = /^@[a-z0-9-]+\/[a-z0-9-]+$/;
-const ITEM_ID = matches((v) => ID_PATTERN.test(v), 'a context item id (1 to 128 of A-Z a-z 0-9 _ -)');
+const ITEM_ID = matches(isContextItemId, 'a context item id (1 to 128 of A-Z a-z 0-9 _ -, not "__proto__")');
 
 /** Where a decoded value breaks the lockfile's grammar, and how. */
 interface LockfileProblem {

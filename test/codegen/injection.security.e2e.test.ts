@@ -105,6 +105,8 @@ const REJECTED: Array<[string, (p: Prompt) => void, RegExp]> = [
   ['context[0].id (payload)', (p) => (p.context[0]!.id = PAYLOAD), /context\[0\]\.id/],
   ['context[0].id (..)', (p) => (p.context[0]!.id = '..'), /context\[0\]\.id/],
   ['context[0].id (.)', (p) => (p.context[0]!.id = '.'), /context\[0\]\.id/],
+  // The lockfile keys each context item's file by its id: `__proto__` would set that record's prototype.
+  ['context[0].id (__proto__)', (p) => (p.context[0]!.id = '__proto__'), /context\[0\]\.id/],
   ['context[0].type', (p) => (ctx0(p).type = PAYLOAD), /context\[0\]\.type/],
   ['context[0].createdAt', (p) => (ctx0(p).createdAt = PAYLOAD), /context\[0\]\.createdAt/],
   ['context[0].urlFetchedAt', (p) => (ctx0(p).urlFetchedAt = PAYLOAD), /context\[0\]\.urlFetchedAt/],

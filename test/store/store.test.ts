@@ -116,6 +116,11 @@ describe('lockfile format', () => {
       '{"lockfileVersion":1,"prompts":{"@a/x":{"selector":null,"version":"v1","id":"i","integrity":"sha256-AA==","variables":[],"files":{"c1":{"path":"../../etc/passwd","size":1,"integrity":"sha256-AA=="}}}}}',
       'invalid at "prompts.@a/x.files.c1.path": "../../etc/passwd" must be a file name inside "a/x.files/"',
     ],
+    [
+      'a context file keyed "__proto__"',
+      '{"lockfileVersion":1,"prompts":{"@a/x":{"selector":null,"version":"v1","id":"i","integrity":"sha256-AA==","variables":[],"files":{"__proto__":{"path":"a/x.files/f","size":1,"integrity":"sha256-AA=="}}}}}',
+      'invalid at "prompts.@a/x.files.__proto__": "__proto__" must be a context item id',
+    ],
   ])('says where it is invalid: %s', (_name, text, message) => {
     expect(() => decodeLockfile(text, 'l.json')).toThrow(message);
   });
