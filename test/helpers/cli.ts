@@ -100,15 +100,6 @@ export function killLeftovers(): void {
 }
 afterAll(killLeftovers);
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Starts the built CLI as a child process the test owns (`watch`, `serve`, a sync to kill midway). */
 export function startBuiltCli(args: readonly string[], options: { cwd: string; env?: CliEnv }): CliProcess {
   const env = cliEnv(options.env);
