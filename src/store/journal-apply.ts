@@ -6,7 +6,7 @@
  * A failure never wedges the project: an operation that can never succeed is skipped, one that may
  * (a full or read-only disk) leaves the journal, marked failed, for the next run to complete.
  */
-import { constants } from 'node:fs';
+import { constants, renameSync } from 'node:fs';
 import { copyFile, mkdir, open, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, FileSystemError, PromptlockError } from '../errors.js';
@@ -68,6 +68,19 @@ async function moveStaged(source: string, target: string, size: number): Promise
     await copyFile(source, temp, constants.COPYFILE_EXCL);
     await rename(temp, target);
     await rm(source, { force: true });
+  }
+}
+
+/**
+ * Renames a write's early copy (journal.ts) onto `target`; false when it cannot (another file
+ * system, the copy gone), and the caller writes the journal's bytes instead.
+ */
+function moveEarly(early: string, target: string): boolean {
+  try {
+    renameSync(early, target);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -171,6 +184,8 @@ export async function applyJournal(journal: Applicable): Promise<string[]> {
     return ready;
   };
   const skipped: string[] = [];
+  /** Writes whose early copy was renamed into place. */
+  const moved = new Set<number>();
   let applied = 0;
   let failure: unknown;
   const applyOne = async (index: number): Promise<void> => {
@@ -188,11 +203,15 @@ export async function applyJournal(journal: Applicable): Promise<string[]> {
         if (!created) await guard.check(op.target, 'write'); // its folders known safe by now: one lstat
         if (op.kind === 'move') await moveStaged(op.source!, op.target, op.size!);
         else {
-          // Under a fixed temporary name, so the replay of an interrupted apply reuses (removes) its leftover.
-          const temp = `${op.target}.promptlock-tmp`;
-          const content = await journal.content(index);
-          if (Buffer.isBuffer(content)) writeFileAtomicSync(op.target, content, temp);
-          else await writeFileAtomic(op.target, content, temp); // a large file, read back piece by piece
+          const early = op.early && (await op.early);
+          if (early && moveEarly(early, op.target)) moved.add(index);
+          else {
+            // Under a fixed temporary name, so the replay of an interrupted apply reuses (removes) its leftover.
+            const temp = `${op.target}.promptlock-tmp`;
+            const content = await journal.content(index);
+            if (Buffer.isBuffer(content)) writeFileAtomicSync(op.target, content, temp);
+            else await writeFileAtomic(op.target, content, temp); // a large file, read back piece by piece
+          }
         }
       } else {
         await guard.check(op.target, 'remove');
@@ -219,5 +238,9 @@ export async function applyJournal(journal: Applicable): Promise<string[]> {
   await rm(journalPath(workDir, id, FAILED), { force: true });
   await rm(journalPath(workDir, id, COMMITTED), { force: true });
   for (const op of ops) if (op.kind === 'move') await rm(op.source!, { force: true }); // a skipped move's file
+  for (const [index, op] of ops.entries()) {
+    const early = !moved.has(index) && op.early && (await op.early);
+    if (early) await rm(early, { force: true }); // an early copy not used (a skipped write, a fallback)
+  }
   return skipped;
 }

@@ -35,6 +35,12 @@ export interface StoreOp extends Omit<JournalOp, 'target' | 'source'> {
   /** A move's staged file (in the work folder). */
   source?: string;
   part: StorePart;
+  /**
+   * A live write's copy of its bytes, written early to a staged file while the run fetches
+   * (journal.ts): resolves to that file, or to undefined when it could not be written. Never in a
+   * journal: a replay writes the bytes the journal holds.
+   */
+  early?: Promise<string | undefined>;
 }
 
 const SLUG = /^[a-z0-9-]+$/;

@@ -1,0 +1,60 @@
+/**
+ * Early copies of a transaction's new files (journal.ts, `Transaction`): while a sync fetches,
+ * each new snapshot's bytes are also written to a staged file in the work folder, so the apply
+ * after the commit point only renames it into place. Creating thousands of files is the largest
+ * cost of a first sync (docs/performance.md, "Cold sync"); this way it overlaps the network waits
+ * instead of following them.
+ *
+ * A copy is an optimisation, never the data: the bytes are in the journal too. So a copy is not
+ * fsynced, a replay after a crash never uses one (it writes the journal's bytes), and recovery
+ * removes what a killed run left (they are staged files of its transaction). A copy that fails or
+ * never starts only means the apply writes the journal's bytes instead.
+ *
+ * At most COPIES_IN_FLIGHT are written at once, queued here rather than in the thread pool: the
+ * pool is shared with the journal's appends, which a fetch waits on, and a queue of thousands of
+ * file creations in front of them would slow the fetch by more than the copies save.
+ */
+import { writeFile } from 'node:fs/promises';
+
+const COPIES_IN_FLIGHT = 2;
+
+export class EarlyCopies {
+  private readonly waiting: Array<() => void> = [];
+  private readonly started = new Set<Promise<unknown>>();
+  private running = 0;
+  private closed = false;
+
+  /** Resolves to `file` once it holds `bytes` (created exclusively), or to undefined when it was not written. */
+  write(file: string, bytes: Buffer): Promise<string | undefined> {
+    return new Promise<boolean>((resolve) => {
+      if (this.running < COPIES_IN_FLIGHT && !this.closed) {
+        this.running++;
+        resolve(true);
+      } else this.waiting.push(() => resolve(!this.closed));
+    }).then((go) => {
+      if (!go) return undefined;
+      const written = writeFile(file, bytes, { flag: 'wx' }).then(
+        () => file,
+        () => undefined,
+      );
+      this.started.add(written);
+      return written.finally(() => this.next());
+    });
+  }
+
+  private next(): void {
+    const start = this.waiting.shift();
+    if (start) start();
+    else this.running--;
+  }
+
+  /**
+   * Starts no further copy (the fetch is over: the apply writes the rest from the journal, which
+   * costs no more than a copy would) and resolves once every copy started is written or failed.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const start of this.waiting.splice(0)) start();
+    await Promise.all(this.started);
+  }
+}
