@@ -12,33 +12,46 @@
  *
  * At most COPIES_IN_FLIGHT are written at once, queued here rather than in the thread pool: the
  * pool is shared with the journal's appends, which a fetch waits on, and a queue of thousands of
- * file creations in front of them would slow the fetch by more than the copies save.
+ * file creations in front of them would slow the fetch by more than the copies save. The queue
+ * holds at most QUEUED_BYTES: a copy that would exceed it (a disk slower than the network) is
+ * not made, so a run never holds more snapshot text than that.
  */
 import { writeFile } from 'node:fs/promises';
 
 const COPIES_IN_FLIGHT = 2;
+const QUEUED_BYTES = 512 * 1024;
 
 export class EarlyCopies {
   private readonly waiting: Array<() => void> = [];
-  private readonly started = new Set<Promise<unknown>>();
+  private readonly writing = new Set<Promise<unknown>>();
   private running = 0;
+  private queuedBytes = 0;
   private closed = false;
 
   /** Resolves to `file` once it holds `bytes` (created exclusively), or to undefined when it was not written. */
   write(file: string, bytes: Buffer): Promise<string | undefined> {
+    if (this.closed || this.queuedBytes + bytes.byteLength > QUEUED_BYTES) return Promise.resolve(undefined);
+    this.queuedBytes += bytes.byteLength;
     return new Promise<boolean>((resolve) => {
-      if (this.running < COPIES_IN_FLIGHT && !this.closed) {
+      if (this.running < COPIES_IN_FLIGHT) {
         this.running++;
         resolve(true);
       } else this.waiting.push(() => resolve(!this.closed));
     }).then((go) => {
-      if (!go) return undefined;
+      if (!go) {
+        this.queuedBytes -= bytes.byteLength;
+        return undefined;
+      }
       const written = writeFile(file, bytes, { flag: 'wx' }).then(
         () => file,
         () => undefined,
       );
-      this.started.add(written);
-      return written.finally(() => this.next());
+      this.writing.add(written);
+      return written.finally(() => {
+        this.writing.delete(written);
+        this.queuedBytes -= bytes.byteLength;
+        this.next();
+      });
     });
   }
 
@@ -55,6 +68,6 @@ export class EarlyCopies {
   async close(): Promise<void> {
     this.closed = true;
     for (const start of this.waiting.splice(0)) start();
-    await Promise.all(this.started);
+    await Promise.all(this.writing);
   }
 }
