@@ -149,7 +149,8 @@ export class Transaction {
     if (present && (await holdsContent(change.path, content))) return;
     const { journal, workDir } = await this.open();
     if (!present && part === 'snapshots' && byteLengthOf(content) <= EARLY_MAX_BYTES) {
-      const bytes = Buffer.concat([...chunksOf(content)]);
+      const chunks = [...chunksOf(content)];
+      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       // Not awaited: the copy is written while the run goes on (early-copies.ts).
       const early = this.early.write(journalPath(workDir, this.id, `.${this.stagedFiles++}.staged`), bytes);
       const at = await journal.append(bytes);
