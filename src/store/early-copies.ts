@@ -16,7 +16,8 @@
  * holds at most QUEUED_BYTES: a copy that would exceed it (a disk slower than the network) is
  * not made, so a run never holds more snapshot text than that.
  */
-import { writeFile } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
+import { foldersUp } from '../util/folders-up.js';
 
 const COPIES_IN_FLIGHT = 2;
 const QUEUED_BYTES = 512 * 1024;
@@ -38,13 +39,19 @@ export class EarlyCopies {
         resolve(true);
       } else this.waiting.push(() => resolve(!this.closed));
     }).then((go) => {
-      if (!go) {
+      if (!go || this.closed) {
         this.queuedBytes -= bytes.byteLength;
+        if (go) this.next(); // its turn came as the copies closed: pass the slot on
         return undefined;
       }
       const written = writeFile(file, bytes, { flag: 'wx' }).then(
         () => file,
-        () => undefined,
+        // A copy cut off by a full disk would stay behind its run: removed (or never made).
+        () =>
+          rm(file, { force: true }).then(
+            () => undefined,
+            () => undefined,
+          ),
       );
       this.writing.add(written);
       return written.finally(() => {
@@ -68,6 +75,24 @@ export class EarlyCopies {
   async close(): Promise<void> {
     this.closed = true;
     for (const start of this.waiting.splice(0)) start();
-    await Promise.all(this.writing);
+    while (this.writing.size > 0) await Promise.all(this.writing);
   }
+}
+
+/**
+ * True when a copy in `workDir` can be renamed into `snapshotsDir` (one file system; else every
+ * rename would fail and each file be written twice): the snapshots folder, or the nearest folder
+ * above it that exists, is on the work folder's device.
+ */
+export async function renamesInto(workDir: string, snapshotsDir: string): Promise<boolean> {
+  try {
+    const { dev } = await stat(workDir);
+    for (const dir of foldersUp(snapshotsDir)) {
+      const found = await stat(dir).catch(() => undefined);
+      if (found) return found.dev === dev;
+    }
+  } catch {
+    // cannot tell: no copies
+  }
+  return false;
 }

@@ -17,7 +17,7 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, PromptlockError } from '../errors.js';
 import { eachLimited } from '../util/each-limited.js';
-import { EarlyCopies } from './early-copies.js';
+import { EarlyCopies, renamesInto } from './early-copies.js';
 import { holdsBytes } from './file-bytes.js';
 import { applyJournal, failpoint, stagedFailpoint, syncFolder } from './journal-apply.js';
 import { byteLengthOf, type Content, chunksOf, isPieces } from './journal-content.js';
@@ -92,6 +92,7 @@ export class Transaction {
   private moves = 0;
   /** Copies of new files written while fetching, renamed into place by the apply (early-copies.ts). */
   private readonly early = new EarlyCopies();
+  private renames: Promise<boolean> | undefined;
   private state: 'open' | 'committing' | 'done' = 'open';
 
   constructor(readonly files: StoreFiles) {
@@ -148,7 +149,7 @@ export class Transaction {
     }
     if (present && (await holdsContent(change.path, content))) return;
     const { journal, workDir } = await this.open();
-    if (!present && part === 'snapshots' && byteLengthOf(content) <= EARLY_MAX_BYTES) {
+    if (!present && part === 'snapshots' && byteLengthOf(content) <= EARLY_MAX_BYTES && (await this.copiesMove(workDir))) {
       const chunks = [...chunksOf(content)];
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       // Not awaited: the copy is written while the run goes on (early-copies.ts).
@@ -160,6 +161,12 @@ export class Transaction {
       this.slots[slot] = { kind: 'write', target: change.path, part, at, size: byteLengthOf(content) };
     }
     stagedFailpoint(++this.staged);
+  }
+
+  /** Whether early copies can be renamed into the snapshots folder (asked once per transaction). */
+  private copiesMove(workDir: string): Promise<boolean> {
+    this.renames ??= renamesInto(workDir, this.files.snapshotsDir);
+    return this.renames;
   }
 
   /** Waits for every stage in flight, successful or not. */

@@ -4,10 +4,12 @@
  * never the data: when it is gone or cannot be moved, the journal's bytes are written instead, and
  * nothing of it is left behind.
  */
-import { mkdtemp, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { renamesInto } from '../../src/store/early-copies.js';
 import { Transaction } from '../../src/store/journal.js';
 import { storeFilesIn } from '../helpers/journal.js';
 
@@ -78,8 +80,63 @@ describe('early copies of new files', () => {
     await first.commit([{ kind: 'write', path: snapshot(0), content: bytesOf(0) }]);
     const second = new Transaction(files);
     await second.stage([{ kind: 'write', path: snapshot(0), content: bytesOf(9) }]);
-    expect((await workFiles()).filter((name) => name.endsWith('.staged'))).toEqual([]);
+    // Copies are written in staging order: once a new file's copy is there, one of the existing file would be too.
+    await second.stage([{ kind: 'write', path: snapshot(1), content: bytesOf(1) }]);
+    const copies = async () => (await workFiles()).filter((name) => name.endsWith('.staged'));
+    const written = async () => Promise.all((await copies()).map((name) => readFile(path.join(work(), name), 'utf8')));
+    for (let attempt = 0; attempt < 200 && !(await written()).includes(bytesOf(1)); attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await written()).toEqual([bytesOf(1)]);
     await second.commit();
     expect(await readFile(snapshot(0), 'utf8')).toBe(bytesOf(9));
+    expect(await readFile(snapshot(1), 'utf8')).toBe(bytesOf(1));
+    expect(await workFiles()).toEqual([]);
   });
+
+  it('a copy whose write is skipped (a folder appeared where the file goes) is removed with the journal', async () => {
+    const transaction = new Transaction(files);
+    expect((await stageNew(transaction, 2)).size).toBe(2);
+    await mkdir(snapshot(1), { recursive: true });
+    await expect(transaction.commit()).rejects.toThrow('Could not apply 1 of the committed writes');
+    expect(await readFile(snapshot(0), 'utf8')).toBe(bytesOf(0));
+    expect(await workFiles()).toEqual([]);
+  });
+
+  it('new files beyond what the copies hold at once (512 KiB): every file lands, from its copy or the journal, and nothing is left', async () => {
+    const big = (n: number) => `${JSON.stringify({ n, text: 'x'.repeat(100 * 1024) })}\n`;
+    const transaction = new Transaction(files);
+    await transaction.stage(Array.from({ length: 24 }, (_, n) => ({ kind: 'write' as const, path: snapshot(n), content: big(n) })));
+    await transaction.commit();
+    for (let n = 0; n < 24; n++) expect(await readFile(snapshot(n), 'utf8')).toBe(big(n));
+    expect(await workFiles()).toEqual([]);
+  });
+});
+
+// A second file system to put a snapshots folder on: Linux's /dev/shm is a tmpfs.
+const otherDevice = (() => {
+  try {
+    return statSync('/dev/shm').dev !== statSync(tmpdir()).dev ? '/dev/shm' : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+describe('where copies are made', () => {
+  it("on the work folder's file system, by the snapshots folder or the nearest folder above it that exists", async () => {
+    await mkdir(work(), { recursive: true });
+    expect(await renamesInto(work(), path.join(root, 'prompts', 'not', 'yet'))).toBe(true);
+  });
+
+  it.runIf(otherDevice)(
+    'not when the snapshots folder is on another file system (a mount inside the project): each rename would fail',
+    async () => {
+      const elsewhere = await mkdtemp(path.join(otherDevice!, 'promptlock-early-'));
+      try {
+        await mkdir(work(), { recursive: true });
+        expect(await renamesInto(work(), path.join(elsewhere, 'prompts'))).toBe(false);
+      } finally {
+        await rm(elsewhere, { recursive: true, force: true });
+      }
+    },
+  );
 });
