@@ -10,17 +10,18 @@
  * removes what a killed run left (they are staged files of its transaction). A copy that fails or
  * never starts only means the apply writes the journal's bytes instead.
  *
- * At most COPIES_IN_FLIGHT are written at once, queued here rather than in the thread pool: the
- * pool is shared with the journal's appends, which a fetch waits on, and a queue of thousands of
- * file creations in front of them would slow the fetch by more than the copies save. The queue
+ * At most COPIES_IN_FLIGHT (the size of Node's default thread pool) are written at once, the rest
+ * queued here rather than handed to the pool: the pool is shared with the journal's appends, which
+ * a fetch waits on, and thousands of file creations queued in front of them would slow the fetch
+ * by more than the copies save. The queue
  * holds at most QUEUED_BYTES: a copy that would exceed it (a disk slower than the network) is
  * not made, so a run never holds more snapshot text than that.
  */
 import { rm, stat, writeFile } from 'node:fs/promises';
 import { foldersUp } from '../util/folders-up.js';
 
-const COPIES_IN_FLIGHT = 2;
-const QUEUED_BYTES = 512 * 1024;
+const COPIES_IN_FLIGHT = 4;
+const QUEUED_BYTES = 1024 * 1024;
 
 export class EarlyCopies {
   private readonly waiting: Array<() => void> = [];

@@ -102,7 +102,7 @@ describe('early copies of new files', () => {
     expect(await workFiles()).toEqual([]);
   });
 
-  it('new files beyond what the copies hold at once (512 KiB): every file lands, from its copy or the journal, and nothing is left', async () => {
+  it('new files beyond what the copies hold at once (1 MiB): every file lands, from its copy or the journal, and nothing is left', async () => {
     const big = (n: number) => `${JSON.stringify({ n, text: 'x'.repeat(100 * 1024) })}\n`;
     const transaction = new Transaction(files);
     await transaction.stage(Array.from({ length: 24 }, (_, n) => ({ kind: 'write' as const, path: snapshot(n), content: big(n) })));
