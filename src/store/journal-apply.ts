@@ -237,10 +237,10 @@ export async function applyJournal(journal: Applicable): Promise<string[]> {
   // The marker first: a journal left without it (killed in between) is merely applied again.
   await rm(journalPath(workDir, id, FAILED), { force: true });
   await rm(journalPath(workDir, id, COMMITTED), { force: true });
-  for (const op of ops) if (op.kind === 'move') await rm(op.source!, { force: true }); // a skipped move's file
+  // What stayed in the work folder: a skipped move's file, an early copy not used (a skipped write, a fallback).
   for (const [index, op] of ops.entries()) {
-    const early = !moved.has(index) && op.early && (await op.early);
-    if (early) await rm(early, { force: true }); // an early copy not used (a skipped write, a fallback)
+    const left = op.kind === 'move' ? op.source : !moved.has(index) && op.early && (await op.early);
+    if (left) await rm(left, { force: true });
   }
   return skipped;
 }

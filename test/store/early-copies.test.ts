@@ -28,18 +28,29 @@ const workFiles = async () => (await readdir(work()).catch(() => [] as string[])
 const snapshot = (n: number) => path.join(root, 'prompts', 'acme', `p-${n}.json`);
 const bytesOf = (n: number) => `{ "n": ${n} }\n`;
 
+/**
+ * Waits until the work folder holds a finished copy of each of `texts`; resolves to each copy's
+ * inode by its text, and to the texts of every copy there.
+ */
+async function copiesOf(texts: readonly string[]): Promise<{ inodes: Map<string, number>; all: string[] }> {
+  for (let attempt = 0; ; attempt++) {
+    const inodes = new Map<string, number>();
+    const all: string[] = [];
+    for (const name of (await workFiles()).filter((name) => name.endsWith('.staged'))) {
+      const file = path.join(work(), name);
+      const text = await readFile(file, 'utf8').catch(() => '');
+      all.push(text);
+      if (texts.includes(text)) inodes.set(text, (await stat(file)).ino);
+    }
+    if (inodes.size === texts.length || attempt === 200) return { inodes, all };
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** Stages `count` new snapshots and waits until each has its early copy in the work folder. */
 async function stageNew(transaction: Transaction, count: number): Promise<Map<string, number>> {
   for (let n = 0; n < count; n++) await transaction.stage([{ kind: 'write', path: snapshot(n), content: bytesOf(n) }]);
-  const inodes = new Map<string, number>();
-  for (let attempt = 0; attempt < 200 && inodes.size < count; attempt++) {
-    for (const name of (await workFiles()).filter((name) => name.endsWith('.staged'))) {
-      const text = await readFile(path.join(work(), name), 'utf8').catch(() => '');
-      if (text.endsWith('\n')) inodes.set(text, (await stat(path.join(work(), name))).ino);
-    }
-    if (inodes.size < count) await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return inodes;
+  return (await copiesOf(Array.from({ length: count }, (_, n) => bytesOf(n)))).inodes;
 }
 
 describe('early copies of new files', () => {
@@ -59,7 +70,7 @@ describe('early copies of new files', () => {
 
   it('a copy gone before the commit: the journal bytes are written instead', async () => {
     const transaction = new Transaction(files);
-    await stageNew(transaction, 2);
+    expect((await stageNew(transaction, 2)).size).toBe(2);
     for (const name of (await workFiles()).filter((name) => name.endsWith('.staged'))) await unlink(path.join(work(), name));
     await transaction.commit();
     expect(await readFile(snapshot(0), 'utf8')).toBe(bytesOf(0));
@@ -82,11 +93,7 @@ describe('early copies of new files', () => {
     await second.stage([{ kind: 'write', path: snapshot(0), content: bytesOf(9) }]);
     // Copies are written in staging order: once a new file's copy is there, one of the existing file would be too.
     await second.stage([{ kind: 'write', path: snapshot(1), content: bytesOf(1) }]);
-    const copies = async () => (await workFiles()).filter((name) => name.endsWith('.staged'));
-    const written = async () => Promise.all((await copies()).map((name) => readFile(path.join(work(), name), 'utf8')));
-    for (let attempt = 0; attempt < 200 && !(await written()).includes(bytesOf(1)); attempt++)
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(await written()).toEqual([bytesOf(1)]);
+    expect((await copiesOf([bytesOf(1)])).all).toEqual([bytesOf(1)]);
     await second.commit();
     expect(await readFile(snapshot(0), 'utf8')).toBe(bytesOf(9));
     expect(await readFile(snapshot(1), 'utf8')).toBe(bytesOf(1));
