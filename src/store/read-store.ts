@@ -5,7 +5,7 @@
  * every unreadable snapshot reported in one error so a broken merge is fixed in one go. One
  * integrity check (`matchesLock`) serves both.
  */
-import { type BigIntStats, type Stats, statSync } from 'node:fs';
+import { type BigIntStats, statSync } from 'node:fs';
 import { LockfileError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import type { Prompt } from '../types.js';
@@ -14,6 +14,7 @@ import { integrityOf } from './integrity.js';
 import type { StoreView } from './journal.js';
 import type { LockEntry, Lockfile } from './lockfile-format.js';
 import { decodeUnconflictedLockfile } from './lockfile-merge.js';
+import { type FileStamp, toFileStamp } from './module-file.js';
 import { contextFilePath, snapshotPath } from './paths.js';
 import { readLockfileText } from './read-lockfile-text.js';
 import { readStoreFileSync } from './read-no-link.js';
@@ -161,7 +162,7 @@ export function createSnapshotCache(): SnapshotCache {
 
 function readSnapshotFile(
   /** The snapshots folder, the folders in it this read found not to be links, and where stats go. */
-  store: { dir: string; checked: Set<string>; stamps: Map<string, Stats> | undefined },
+  store: { dir: string; checked: Set<string>; stamps: Map<string, FileStamp> | undefined },
   file: string,
   shown: string,
   name: string,
@@ -190,7 +191,7 @@ function readSnapshotFile(
     // Synchronous on purpose: for thousands of small files one read each on this thread costs far
     // less than promise reads hopping through the thread pool (docs/performance.md).
     const stamps = store.stamps;
-    text = readStoreFileSync(store.dir, file, store.checked, stamps && ((stats) => stamps.set(name, stats))); // never through a link
+    text = readStoreFileSync(store.dir, file, store.checked, stamps && ((stats) => stamps.set(name, toFileStamp(stats)))); // never through a link
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new LockfileError(
@@ -217,7 +218,7 @@ export interface ReadLockedPromptsOptions {
    * Receives each snapshot's stat by package name, taken on the open file before it is read
    * (generate's record of the store, store/module-file.ts); only for snapshots read, not reused.
    */
-  stamps?: Map<string, Stats>;
+  stamps?: Map<string, FileStamp>;
 }
 
 /** Decodes the lockfile text and reads each snapshot it lists, in lockfile order. */

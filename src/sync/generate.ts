@@ -5,7 +5,7 @@
  * `renderModuleFromStore`.
  */
 
-import { readFileSync, type Stats, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CompiledFunctions } from '../codegen/generate-module.js';
@@ -15,7 +15,15 @@ import { runtimeSource } from '../codegen/runtime-source.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
 import { parsePackageName } from '../package-name.js';
-import { digestOfStamps, lockfileNames, recordStamp, stampRecords, stampsDigest, writeIfChanged } from '../store/module-file.js';
+import {
+  digestOfStamps,
+  type FileStamp,
+  lockfileNames,
+  recordStamp,
+  stampRecords,
+  stampsDigest,
+  writeIfChanged,
+} from '../store/module-file.js';
 import { readLockfileBytes } from '../store/read-lockfile-text.js';
 import type { LockedPrompt, SnapshotCache, StoreLocation } from '../store/read-store.js';
 import { displayPath } from '../util/display-path.js';
@@ -184,7 +192,7 @@ export async function generate(options: GenerateRunOptions): Promise<GenerateRes
   const snapshots = snapshotFiles(options.snapshotsDir, names);
   // A module that is not there (a fresh clone) cannot be up to date: no check, and each snapshot's
   // stamp is taken as it is read instead of by a stat of its own.
-  const readStamps = snapshots && !options.cache && moduleFiles.some(isMissing) ? new Map<string, Stats>() : undefined;
+  const readStamps = snapshots && !options.cache && moduleFiles.some(isMissing) ? new Map<string, FileStamp>() : undefined;
   let snapshotsStamp = snapshots && !readStamps ? stampsDigest(keyed, snapshots) : undefined;
   if (!options.force && snapshots && snapshotsStamp) {
     const stamp = stampsDigest(snapshotsStamp, moduleFiles);
@@ -199,8 +207,8 @@ export async function generate(options: GenerateRunOptions): Promise<GenerateRes
   const result = await build(options, lockfileBytes.toString('utf8'), readStamps);
   const built = result.names;
   if (readStamps) {
-    const stats = names.map((name) => readStamps.get(name));
-    snapshotsStamp = stats.every((stat) => stat !== undefined) ? digestOfStamps(keyed, stats) : undefined;
+    const stamps = names.map((name) => readStamps.get(name));
+    snapshotsStamp = stamps.every((stamp) => stamp !== undefined) ? digestOfStamps(keyed, stamps) : undefined;
   }
   if (
     snapshotsStamp !== undefined &&
@@ -222,7 +230,7 @@ function asBuilt(item: LockedPrompt, integrityOf: (prompt: LockedPrompt['prompt'
 async function build(
   options: GenerateRunOptions,
   lockfileText: string,
-  stamps: Map<string, Stats> | undefined,
+  stamps: Map<string, FileStamp> | undefined,
 ): Promise<{ written: boolean; names: string[]; mismatched: string[] }> {
   const { outputPath } = options;
   // Loaded only now: the schema checks and the emitter are not needed when nothing changed.
