@@ -17,11 +17,68 @@
  * holds at most QUEUED_BYTES: a copy that would exceed it (a disk slower than the network) is
  * not made, so a run never holds more snapshot text than that.
  */
-import { rm, stat, writeFile } from 'node:fs/promises';
+import { type BigIntStats, lstatSync } from 'node:fs';
+import { open, rm, stat } from 'node:fs/promises';
 import { foldersUp } from '../util/folders-up.js';
 
 const COPIES_IN_FLIGHT = 4;
 const QUEUED_BYTES = 1024 * 1024;
+
+/** A copy this run created: its file, and once it holds every byte, what identifies it. */
+export interface EarlyCopy {
+  /** The staged file, removed after the apply unless it was renamed into place. */
+  file: string;
+  /** Its inode and change time when it was complete; absent when its write failed. */
+  written?: { ino: bigint; ctimeNs: bigint };
+}
+
+/**
+ * True when `copy` is still the file this run wrote, untouched, holding `size` bytes: not a link,
+ * a folder or another file put under its name while the run fetched (the work folder is input,
+ * docs/security.md). A file's change time moves with any write or rename onto it and cannot be set
+ * back, so a new file under the same name never matches, even on a reused inode.
+ */
+export function isIntactCopy(copy: EarlyCopy, size: number): boolean {
+  let found: BigIntStats | undefined;
+  try {
+    found = lstatSync(copy.file, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return false;
+  }
+  return (
+    copy.written !== undefined &&
+    found !== undefined &&
+    found.isFile() &&
+    found.ino === copy.written.ino &&
+    found.ctimeNs === copy.written.ctimeNs &&
+    found.size === BigInt(size)
+  );
+}
+
+/**
+ * Creates `file` (exclusively: a file already there is someone else's and is left alone) holding
+ * `bytes`; undefined when it could not be created. A copy cut off by a full disk is removed, and
+ * named in the result in case that fails too, so the apply removes it.
+ */
+async function createCopy(file: string, bytes: Buffer): Promise<EarlyCopy | undefined> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, 'wx');
+  } catch {
+    return undefined;
+  }
+  let written: EarlyCopy['written'];
+  try {
+    await handle.writeFile(bytes);
+    const { ino, ctimeNs } = await handle.stat({ bigint: true });
+    written = { ino, ctimeNs };
+  } catch {
+    written = undefined;
+  }
+  await handle.close().catch(() => undefined);
+  if (!written) await rm(file, { force: true }).catch(() => undefined);
+  return written ? { file, written } : { file };
+}
 
 export class EarlyCopies {
   private readonly waiting: Array<() => void> = [];
@@ -30,8 +87,8 @@ export class EarlyCopies {
   private queuedBytes = 0;
   private closed = false;
 
-  /** Resolves to `file` once it holds `bytes` (created exclusively), or to undefined when it was not written. */
-  write(file: string, bytes: Buffer): Promise<string | undefined> {
+  /** Resolves once `file` holds `bytes` (created exclusively) or failed; undefined when this run never created it. */
+  write(file: string, bytes: Buffer): Promise<EarlyCopy | undefined> {
     if (this.closed || this.queuedBytes + bytes.byteLength > QUEUED_BYTES) return Promise.resolve(undefined);
     this.queuedBytes += bytes.byteLength;
     return new Promise<boolean>((resolve) => {
@@ -45,15 +102,7 @@ export class EarlyCopies {
         if (go) this.next(); // its turn came as the copies closed: pass the slot on
         return undefined;
       }
-      const written = writeFile(file, bytes, { flag: 'wx' }).then(
-        () => file,
-        // A copy cut off by a full disk would stay behind its run: removed (or never made).
-        () =>
-          rm(file, { force: true }).then(
-            () => undefined,
-            () => undefined,
-          ),
-      );
+      const written = createCopy(file, bytes);
       this.writing.add(written);
       return written.finally(() => {
         this.writing.delete(written);

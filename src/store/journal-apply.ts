@@ -7,11 +7,12 @@
  * (a full or read-only disk) leaves the journal, marked failed, for the next run to complete.
  */
 import { constants, renameSync } from 'node:fs';
-import { copyFile, mkdir, open, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, FileSystemError, PromptlockError } from '../errors.js';
 import { eachLimited } from '../util/each-limited.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../util/write-file-atomic.js';
+import { type EarlyCopy, isIntactCopy } from './early-copies.js';
 import { COMMITTED, FAILED, journalPath } from './journal-file.js';
 import type { StoreFiles, StoreOp } from './journal-scope.js';
 import { isWithin, StorePathGuard } from './paths.js';
@@ -57,6 +58,18 @@ export async function syncFolder(dir: string): Promise<void> {
 
 /** Moves a staged file onto `target`; done already when it is gone and the target holds it (a repeated apply). */
 async function moveStaged(source: string, target: string, size: number): Promise<void> {
+  // Only a regular file of the staged size is moved: a link or a folder put under its name (the
+  // work folder is input, docs/security.md) would otherwise land in the snapshots folder, or the
+  // file it points to be copied there. Refused, the move is skipped (PERMANENT).
+  const found = await lstat(source).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (found && !(found.isFile() && found.size === size)) {
+    throw new PromptlockError(
+      `Refusing to move ${source} into place: it is not the file this run staged (a link, a folder or another size).`,
+    );
+  }
   try {
     await rename(source, target);
   } catch (error) {
@@ -73,11 +86,13 @@ async function moveStaged(source: string, target: string, size: number): Promise
 
 /**
  * Renames a write's early copy (journal.ts) onto `target`; false when it cannot (another file
- * system, the copy gone), and the caller writes the journal's bytes instead.
+ * system, the copy gone or not the file the run wrote), and the caller writes the journal's bytes
+ * instead.
  */
-function moveEarly(early: string, target: string): boolean {
+function moveEarly(copy: EarlyCopy, target: string, size: number): boolean {
+  if (!isIntactCopy(copy, size)) return false;
   try {
-    renameSync(early, target);
+    renameSync(copy.file, target);
     return true;
   } catch {
     return false;
@@ -153,7 +168,8 @@ function groupsOf(ops: readonly StoreOp[]): number[][] {
  *   Only then does the guard remember the folder as safe, for the other writes there.
  * - The last component is never followed: the temporary file is created exclusively (no link
  *   under its name is written through) and a rename replaces a link at the target, it does not
- *   write through it. The target is still lstat'ed in a folder that existed before this apply, so
+ *   write through it. What is renamed into place is checked too: a move's staged file must be a
+ *   regular file of its size, an early copy the very file the run wrote (early-copies.ts). The target is still lstat'ed in a folder that existed before this apply, so
  *   a file that became a link or a folder is skipped (PERMANENT), not replaced. In a folder this
  *   apply's `mkdir` created, the folder was empty when made and the run lock keeps other runs out:
  *   that lstat could only ever report nothing, and is left out.
@@ -204,7 +220,7 @@ export async function applyJournal(journal: Applicable): Promise<string[]> {
         if (op.kind === 'move') await moveStaged(op.source!, op.target, op.size!);
         else {
           const early = op.early && (await op.early);
-          if (early && moveEarly(early, op.target)) moved.add(index);
+          if (early && moveEarly(early, op.target, op.size!)) moved.add(index);
           else {
             // Under a fixed temporary name, so the replay of an interrupted apply reuses (removes) its leftover.
             const temp = `${op.target}.promptlock-tmp`;
@@ -239,7 +255,7 @@ export async function applyJournal(journal: Applicable): Promise<string[]> {
   await rm(journalPath(workDir, id, COMMITTED), { force: true });
   // What stayed in the work folder: a skipped move's file, an early copy not used (a skipped write, a fallback).
   for (const [index, op] of ops.entries()) {
-    const left = op.kind === 'move' ? op.source : !moved.has(index) && op.early && (await op.early);
+    const left = op.kind === 'move' ? op.source : !moved.has(index) && op.early && (await op.early)?.file;
     if (left) await rm(left, { force: true });
   }
   return skipped;

@@ -58,7 +58,7 @@ function holdsContent(file: string, content: Content): Promise<boolean> {
 const isStaged = (content: Content | StagedFile): content is StagedFile =>
   typeof content === 'object' && !isPieces(content) && 'staged' in content;
 
-/** New files at most this large get an early copy (early-copies.ts): a snapshot, not a large context file. */
+/** New files at most this large get an early copy (early-copies.ts): snapshots and small context files, not large ones. */
 const EARLY_MAX_BYTES = 256 * 1024;
 
 /** Files checked and compared at once before staging. */

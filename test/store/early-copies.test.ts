@@ -5,7 +5,7 @@
  * nothing of it is left behind.
  */
 import { statSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -107,6 +107,45 @@ describe('early copies of new files', () => {
     await expect(transaction.commit()).rejects.toThrow('Could not apply 1 of the committed writes');
     expect(await readFile(snapshot(0), 'utf8')).toBe(bytesOf(0));
     expect(await workFiles()).toEqual([]);
+  });
+
+  it('a copy swapped for a link while the run fetched: the journal bytes are written, the link never lands', async () => {
+    const outside = path.join(root, 'outside.txt');
+    await writeFile(outside, `${'X'.repeat(bytesOf(0).length - 1)}\n`); // the copy's size, so only the kind tells
+    const transaction = new Transaction(files);
+    expect((await stageNew(transaction, 1)).size).toBe(1);
+    const [copy] = (await workFiles()).filter((name) => name.endsWith('.staged'));
+    await unlink(path.join(work(), copy!));
+    await symlink(outside, path.join(work(), copy!));
+    await transaction.commit();
+    expect((await lstat(snapshot(0))).isFile()).toBe(true);
+    expect(await readFile(snapshot(0), 'utf8')).toBe(bytesOf(0));
+    expect(await readFile(outside, 'utf8')).toBe(`${'X'.repeat(bytesOf(0).length - 1)}\n`);
+    expect(await workFiles()).toEqual([]);
+  });
+
+  it('a copy replaced by another file of the same size: the journal bytes are written, not the forged ones', async () => {
+    const transaction = new Transaction(files);
+    expect((await stageNew(transaction, 1)).size).toBe(1);
+    const [copy] = (await workFiles()).filter((name) => name.endsWith('.staged'));
+    const forged = bytesOf(0).replace('0', '7');
+    await unlink(path.join(work(), copy!));
+    await writeFile(path.join(work(), copy!), forged);
+    await transaction.commit();
+    expect(await readFile(snapshot(0), 'utf8')).toBe(bytesOf(0));
+    expect(await workFiles()).toEqual([]);
+  });
+
+  it("a file already under a copy's name is someone else's: left as it is, and the journal bytes are written", async () => {
+    const transaction = new Transaction(files);
+    expect((await stageNew(transaction, 1)).size).toBe(1);
+    const [first] = (await workFiles()).filter((name) => name.endsWith('.staged'));
+    const taken = path.join(work(), first!.replace(/\.0\.staged$/, '.1.staged')); // the next copy's name
+    await writeFile(taken, 'not a copy');
+    await transaction.stage([{ kind: 'write', path: snapshot(1), content: bytesOf(1) }]);
+    await transaction.commit();
+    expect(await readFile(snapshot(1), 'utf8')).toBe(bytesOf(1));
+    expect(await readFile(taken, 'utf8')).toBe('not a copy');
   });
 
   it('new files beyond what the copies hold at once (1 MiB): every file lands, from its copy or the journal, and nothing is left', async () => {

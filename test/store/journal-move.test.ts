@@ -3,7 +3,7 @@
  * the journal by readers meanwhile, and only a staged file of the journal's own transaction is
  * ever moved.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -90,6 +90,26 @@ describe('a committed journal with a move', () => {
     await writeJournalFile(root, [move], [undefined]);
     expect(await recoverStore(files)).toBe(true);
     expect(await readFile(target, 'utf8')).toBe('new bytes');
+  });
+
+  it.each([
+    ['a link to a file outside the project', async (source: string, outside: string) => symlink(outside, source)],
+    ['a file of another size', async (source: string) => writeFile(source, 'not the staged bytes')],
+  ])('a staged file replaced by %s is not moved: the move is skipped, and nothing lands', async (_what, plant) => {
+    const outside = path.join(root, 'outside.txt');
+    await writeFile(outside, 'secret bytes');
+    const target = path.join(root, 'prompts/acme/p.files/doc.txt');
+    const source = path.join(work(), 'tx-1-1.0.staged');
+    await writeJournalFile(
+      root,
+      [{ kind: 'move', target: 'prompts/acme/p.files/doc.txt', source: 'tx-1-1.0.staged', size: 12 }],
+      [undefined],
+    );
+    await plant(source, outside);
+    expect(await recoverStore(files)).toBe(true);
+    await expect(lstat(target)).rejects.toThrow('ENOENT');
+    expect(await readFile(outside, 'utf8')).toBe('secret bytes');
+    expect(await workFiles()).toEqual([]);
   });
 
   it.each([
