@@ -169,7 +169,8 @@ function groupsOf(ops: readonly StoreOp[]): number[][] {
  * - The last component is never followed: the temporary file is created exclusively (no link
  *   under its name is written through) and a rename replaces a link at the target, it does not
  *   write through it. What is renamed into place is checked too: a move's staged file must be a
- *   regular file of its size, an early copy the very file the run wrote (early-copies.ts). The target is still lstat'ed in a folder that existed before this apply, so
+ *   regular file of its size, an early copy the very file the run wrote (early-copies.ts). The
+ *   target is still lstat'ed in a folder that existed before this apply, so
  *   a file that became a link or a folder is skipped (PERMANENT), not replaced. In a folder this
  *   apply's `mkdir` created, the folder was empty when made and the run lock keeps other runs out:
  *   that lstat could only ever report nothing, and is left out.
