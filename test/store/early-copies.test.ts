@@ -25,6 +25,8 @@ afterEach(async () => {
 
 const work = () => path.join(root, '.promptlock');
 const workFiles = async () => (await readdir(work()).catch(() => [] as string[])).filter((name) => name !== '.gitignore');
+/** The copies (staged files) in the work folder, by name. */
+const copyNames = async () => (await workFiles()).filter((name) => name.endsWith('.staged'));
 const snapshot = (n: number) => path.join(root, 'prompts', 'acme', `p-${n}.json`);
 const bytesOf = (n: number) => `{ "n": ${n} }\n`;
 
@@ -36,7 +38,7 @@ async function copiesOf(texts: readonly string[]): Promise<{ inodes: Map<string,
   for (let attempt = 0; ; attempt++) {
     const inodes = new Map<string, number>();
     const all: string[] = [];
-    for (const name of (await workFiles()).filter((name) => name.endsWith('.staged'))) {
+    for (const name of await copyNames()) {
       const file = path.join(work(), name);
       const text = await readFile(file, 'utf8').catch(() => '');
       all.push(text);
@@ -51,6 +53,16 @@ async function copiesOf(texts: readonly string[]): Promise<{ inodes: Map<string,
 async function stageNew(transaction: Transaction, count: number): Promise<Map<string, number>> {
   for (let n = 0; n < count; n++) await transaction.stage([{ kind: 'write', path: snapshot(n), content: bytesOf(n) }]);
   return (await copiesOf(Array.from({ length: count }, (_, n) => bytesOf(n)))).inodes;
+}
+
+/** Stages snapshot 0, replaces its finished copy with what `plant` puts under its name, and commits. */
+async function commitWithCopyReplaced(plant: (copy: string) => Promise<void>): Promise<void> {
+  const transaction = new Transaction(files);
+  expect((await stageNew(transaction, 1)).size).toBe(1);
+  const [copy] = await copyNames();
+  await unlink(path.join(work(), copy!));
+  await plant(path.join(work(), copy!));
+  await transaction.commit();
 }
 
 describe('early copies of new files', () => {
@@ -71,7 +83,7 @@ describe('early copies of new files', () => {
   it('a copy gone before the commit: the journal bytes are written instead', async () => {
     const transaction = new Transaction(files);
     expect((await stageNew(transaction, 2)).size).toBe(2);
-    for (const name of (await workFiles()).filter((name) => name.endsWith('.staged'))) await unlink(path.join(work(), name));
+    for (const name of await copyNames()) await unlink(path.join(work(), name));
     await transaction.commit();
     expect(await readFile(snapshot(0), 'utf8')).toBe(bytesOf(0));
     expect(await readFile(snapshot(1), 'utf8')).toBe(bytesOf(1));
@@ -112,12 +124,7 @@ describe('early copies of new files', () => {
   it('a copy swapped for a link while the run fetched: the journal bytes are written, the link never lands', async () => {
     const outside = path.join(root, 'outside.txt');
     await writeFile(outside, `${'X'.repeat(bytesOf(0).length - 1)}\n`); // the copy's size, so only the kind tells
-    const transaction = new Transaction(files);
-    expect((await stageNew(transaction, 1)).size).toBe(1);
-    const [copy] = (await workFiles()).filter((name) => name.endsWith('.staged'));
-    await unlink(path.join(work(), copy!));
-    await symlink(outside, path.join(work(), copy!));
-    await transaction.commit();
+    await commitWithCopyReplaced((copy) => symlink(outside, copy));
     expect((await lstat(snapshot(0))).isFile()).toBe(true);
     expect(await readFile(snapshot(0), 'utf8')).toBe(bytesOf(0));
     expect(await readFile(outside, 'utf8')).toBe(`${'X'.repeat(bytesOf(0).length - 1)}\n`);
@@ -125,13 +132,7 @@ describe('early copies of new files', () => {
   });
 
   it('a copy replaced by another file of the same size: the journal bytes are written, not the forged ones', async () => {
-    const transaction = new Transaction(files);
-    expect((await stageNew(transaction, 1)).size).toBe(1);
-    const [copy] = (await workFiles()).filter((name) => name.endsWith('.staged'));
-    const forged = bytesOf(0).replace('0', '7');
-    await unlink(path.join(work(), copy!));
-    await writeFile(path.join(work(), copy!), forged);
-    await transaction.commit();
+    await commitWithCopyReplaced((copy) => writeFile(copy, bytesOf(0).replace('0', '7')));
     expect(await readFile(snapshot(0), 'utf8')).toBe(bytesOf(0));
     expect(await workFiles()).toEqual([]);
   });
@@ -139,7 +140,7 @@ describe('early copies of new files', () => {
   it("a file already under a copy's name is someone else's: left as it is, and the journal bytes are written", async () => {
     const transaction = new Transaction(files);
     expect((await stageNew(transaction, 1)).size).toBe(1);
-    const [first] = (await workFiles()).filter((name) => name.endsWith('.staged'));
+    const [first] = await copyNames();
     const taken = path.join(work(), first!.replace(/\.0\.staged$/, '.1.staged')); // the next copy's name
     await writeFile(taken, 'not a copy');
     await transaction.stage([{ kind: 'write', path: snapshot(1), content: bytesOf(1) }]);
