@@ -6,6 +6,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { memoryIO } from './memory-io.js';
 import { waitUntil } from './wait-until.js';
 
 const BIN = fileURLToPath(new URL('../../bin/promptlock.js', import.meta.url));
@@ -74,6 +76,21 @@ export function runBuiltCli(
       else resolve({ code, signal, ...output });
     });
   });
+}
+
+/**
+ * Runs the CLI in this process (`runCli` with streams of its own), for behaviour that needs no
+ * process of its own: the same exit code, output and key check as `runBuiltCli`, without the
+ * 0.5 s start of a Node.js process. Spawn the built CLI only for argv, kills, installs and bundlers.
+ */
+export async function runCliInProcess(args: readonly string[], options: { cwd: string; env?: CliEnv }): Promise<CliRun> {
+  const env = cliEnv(options.env);
+  const io = memoryIO({ env, cwd: options.cwd });
+  const code = await runCli(args, io);
+  const run: CliRun = { code, signal: null, stdout: io.out(), stderr: io.err() };
+  const leak = keyLeak(args, env, run.stdout + run.stderr);
+  if (leak) throw leak;
+  return run;
 }
 
 export interface CliProcess {

@@ -6,7 +6,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { type CliRun, runBuiltCli } from '../helpers/cli.js';
+import { type CliRun, runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { allText, makeProject, removeDir, storeTree } from '../helpers/project.js';
 
 const WORKSPACE = path.resolve('examples/workspace');
