@@ -14,7 +14,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ClientEvent, createClient } from '../../src/api/index.js';
 import { isPrivateAddress } from '../../src/config/base-url.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { removeDir } from '../helpers/project.js';
 import { caught } from './helpers.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { caught } from '../api/helpers.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { hostileService, json } from '../helpers/hostile-network.js';
 import { storeTree } from '../helpers/project.js';

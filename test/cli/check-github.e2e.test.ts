@@ -9,7 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { annotation, escapeData, escapeProperty } from '../../src/cli/github.js';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 
 const { project: makeProject, serve } = disposables();

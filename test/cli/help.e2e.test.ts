@@ -1,7 +1,7 @@
 /** Item 13: every command's --help teaches: examples and the global flags; serve's --key default said once. */
 import { tmpdir } from 'node:os';
 import { expect, it } from 'vitest';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 
 it.each(['init', 'sync', 'generate', 'check', 'diff', 'watch', 'add', 'remove', 'serve'])(
   '%s --help shows examples and the global flags',

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/cli/logger.js';
 import { terminalJson, terminalText } from '../../src/terminal-text.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { ACME_NAME, acmePrompt, hostileService, json, TERMINAL_CONTROLS } from '../helpers/hostile-network.js';
 import { memoryIO } from '../helpers/memory-io.js';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
-import { runBuiltCli, type ServeProcess, startServe } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli, type ServeProcess, startServe } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 
 const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));

@@ -17,7 +17,7 @@ import { encodeLockfile, type LockEntry } from '../../src/store/lockfile-format.
 import { lockPrompt } from '../../src/sync/fetch-prompt.js';
 import type { Prompt } from '../../src/types.js';
 import { importModule } from '../codegen/helpers.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { type HostileService, startHostileService } from '../helpers/hostile-service.js';
 

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
 import { renderModuleFromStore } from '../../src/sync/generate.js';
 import { importModule } from '../codegen/helpers.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };

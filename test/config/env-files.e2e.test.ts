@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
-import { runBuiltCli, type ServeProcess, startServe } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli, type ServeProcess, startServe } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 
 const WORKSPACE = path.resolve(import.meta.dirname, '../../examples/workspace');

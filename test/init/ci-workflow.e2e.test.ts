@@ -18,7 +18,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
 import type { Prompt } from '../../src/types.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));

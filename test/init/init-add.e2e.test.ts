@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREPARE_SCRIPT } from '../../src/init/package-scripts.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { type CliRun, runBuiltCli } from '../helpers/cli.js';
+import { type CliRun, runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { allText, removeDir } from '../helpers/project.js';
 
 // A live-looking key, built at run time: it must never appear in any output or file.

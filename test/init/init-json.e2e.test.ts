@@ -7,7 +7,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 
 const dirs: string[] = [];

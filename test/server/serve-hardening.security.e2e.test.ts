@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
-import { runBuiltCli, startServe } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli, startServe } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 import { call, EXAMPLES } from '../server/helpers.js';

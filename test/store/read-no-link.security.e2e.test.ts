@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';

@@ -13,7 +13,7 @@ import { commitChanges } from '../../src/store/journal.js';
 import { lockPrompt } from '../../src/sync/fetch-prompt.js';
 import { fetchedChanges } from '../../src/sync/store-changes.js';
 import type { FetchedPrompt } from '../../src/sync/types.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { storeFilesIn } from '../helpers/journal.js';
 import { generatedPrompt } from '../helpers/served-folder.js';

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
 import { commitChanges } from '../../src/store/journal.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { storeFilesIn } from '../helpers/journal.js';
 import { generatedPrompt } from '../helpers/served-folder.js';

@@ -6,7 +6,7 @@ import { access, cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';

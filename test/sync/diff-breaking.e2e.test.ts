@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
 import type { Prompt } from '../../src/types.js';
-import { runBuiltCli, type ServeProcess, startServe } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli, type ServeProcess, startServe } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 
 function prompt(pkg: string, version: number, content: string, time: number): Prompt {

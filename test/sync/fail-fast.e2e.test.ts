@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
-import { runBuiltCli, type ServeProcess, startServe } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli, type ServeProcess, startServe } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 

@@ -7,7 +7,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { hostileService, json } from '../helpers/hostile-network.js';
 import { generatedPrompt } from '../helpers/served-folder.js';

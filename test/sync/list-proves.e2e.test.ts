@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/index.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
-import { runBuiltCli, startServe } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli, startServe } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { generatedPrompt, writeServedFolder } from '../helpers/served-folder.js';
 

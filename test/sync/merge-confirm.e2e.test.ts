@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
 import { decodeSnapshot, encodeSnapshot, snapshotIntegrity } from '../../src/store/snapshot-format.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { storeTree } from '../helpers/project.js';
 

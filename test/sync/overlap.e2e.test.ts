@@ -20,7 +20,7 @@ import type { RunningServer } from '../../src/server/index.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
 import { targetsOf } from '../../src/sync/resolve-targets.js';
 import type { SyncEvent } from '../../src/sync/types.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { hostileService, json } from '../helpers/hostile-network.js';
 import { copyDir, storeTree } from '../helpers/project.js';

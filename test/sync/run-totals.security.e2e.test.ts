@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 import type { Prompt } from '../../src/types.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { hostileService, json } from '../helpers/hostile-network.js';
 import { storeTree } from '../helpers/project.js';

@@ -7,7 +7,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };

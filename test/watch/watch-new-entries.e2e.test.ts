@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
-import { runBuiltCli, startBuiltCli, startServe } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli, startBuiltCli, startServe } from '../helpers/cli.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 import { waitUntil } from '../helpers/wait-until.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { isAlive } from '../../src/util/is-alive.js';
-import { type CliProcess, killLeftovers, runBuiltCli, startBuiltCli } from '../helpers/cli.js';
+import { type CliProcess, killLeftovers, runCliInProcess as runBuiltCli, startBuiltCli } from '../helpers/cli.js';
 import { allText, makeProject, removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 import { waitUntil } from '../helpers/wait-until.js';

@@ -7,7 +7,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
