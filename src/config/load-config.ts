@@ -73,6 +73,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     contextFiles: parsed.contextFiles,
     timeout: parsed.timeout,
     limits: parsed.limits,
+    placeholders: parsed.placeholders,
     apiKey: apiKeyFromEnv(env),
   };
 }

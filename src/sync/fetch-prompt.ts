@@ -11,7 +11,7 @@ import type { LockEntry, LockedFile } from '../store/lockfile-format.js';
 import { boundedFileName } from '../store/paths.js';
 import { encodeSnapshot } from '../store/snapshot-format.js';
 import type { StagedFile, Stager } from '../store/staged-file.js';
-import { listVariables } from '../template/index.js';
+import { listVariables, type PlaceholderReading } from '../template/index.js';
 import { type ContextItem, type Prompt, promptTexts } from '../types.js';
 import type { FetchedPrompt, ReusableFile, SyncClient } from './types.js';
 
@@ -25,19 +25,21 @@ function safeFileName(item: ContextItem): string {
   return cleaned || item.id.replace(/[^A-Za-z0-9._-]+/g, '-');
 }
 
-function variablesOf(name: string, prompt: Prompt) {
-  return listVariables(promptTexts(prompt), name);
-}
-
-/** Lock entry and snapshot text for a prompt already in hand. */
-export function lockPrompt(name: string, selector: Selector | null, prompt: Prompt): Omit<FetchedPrompt, 'files'> {
+/** Lock entry and snapshot text for a prompt already in hand, its placeholders read by `reading` (README, "Placeholders"). */
+export function lockPrompt(
+  name: string,
+  selector: Selector | null,
+  prompt: Prompt,
+  reading?: PlaceholderReading,
+): Omit<FetchedPrompt, 'files'> {
   const snapshot = encodeSnapshot(prompt);
   const entry: LockEntry = {
     selector,
     version: prompt.version,
     id: prompt.id,
     integrity: integrityOf(snapshot),
-    variables: variablesOf(name, prompt),
+    ...(reading === undefined ? {} : { placeholders: reading }),
+    variables: listVariables(promptTexts(prompt), name, reading),
   };
   return { name, prompt, snapshot, entry };
 }
@@ -71,6 +73,8 @@ export interface FetchOptions {
   apiKey?: string | undefined;
   /** Where downloaded files are staged: needed with `withFiles`. */
   stager?: Stager | undefined;
+  /** How its placeholders are read (the config's `placeholders`); the grammar alone when absent. */
+  placeholders?: PlaceholderReading | undefined;
 }
 
 /**
@@ -115,7 +119,7 @@ export async function fetchPrompt(
     });
   }
   const prompt = check.prompt;
-  const locked = lockPrompt(name, selector, answeredPrompt(name, prompt));
+  const locked = lockPrompt(name, selector, answeredPrompt(name, prompt), options.placeholders);
   const files: FetchedPrompt['files'] = [];
   if (options.withFiles) {
     const lockedFiles: Record<string, LockedFile> = {};

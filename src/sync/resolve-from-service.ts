@@ -1,4 +1,5 @@
 /** The normal sync: resolve targets, keep what is pinned and intact, fetch the rest. */
+import { readingFor } from '../config/placeholder-reading.js';
 import { ServiceError } from '../errors.js';
 import { basePackageName, type Selector } from '../package-name.js';
 import { integrityOf } from '../store/integrity.js';
@@ -227,6 +228,7 @@ class ServiceResolution {
     const locked = this.previous.prompts[target.name];
     const isHeld = this.held(target);
     const unconfirmed = isHeld ? inputs.confirm?.get(target.name) : undefined;
+    const placeholders = readingFor(config.placeholders, target.name);
     // `sync --refetch <names…>` gets the named prompts whatever is on disk, pinned ones too: a
     // snapshot forged together with its lock entry is replaced by what the service has (the fix
     // `check --remote` names). A full `--refetch` keeps pinned prompts as locked (README, "Commands").
@@ -244,6 +246,7 @@ class ServiceResolution {
         limits: config.limits,
         apiKey: config.apiKey,
         stager: inputs.stager,
+        placeholders,
         ...(isHeld ? { exactVersion: exactSelector(locked!.version) } : {}),
       });
       this.totals.countPrompt(fetched);
@@ -267,12 +270,15 @@ class ServiceResolution {
     const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked, withFiles, config.limits);
     const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked.files?.[c.id]);
     if (!state.ok || !filesComplete) return undefined;
+    // Locked again from the snapshot, which matched its integrity, read as the config reads it
+    // now: an id or variables edited in the lockfile by hand is repaired (what `check` tells to
+    // run sync for), and a changed `placeholders` option takes effect.
+    const reading = readingFor(config.placeholders, target.name);
+    const relocked = lockPrompt(target.name, locked.selector as Selector | null, state.prompt, reading).entry;
+    const { placeholders: _readBefore, ...rest } = locked;
+    const entry = relocked.integrity === locked.integrity ? { ...rest, ...relocked } : locked;
     if (proven) this.savedByList++;
     this.progress(target.name, false);
-    // Locked again from the snapshot, which matched its integrity: an id or variables edited
-    // in the lockfile by hand is repaired (what `check` tells to run sync for).
-    const relocked = lockPrompt(target.name, locked.selector as Selector | null, state.prompt).entry;
-    const entry = relocked.integrity === locked.integrity ? { ...locked, ...relocked } : locked;
     return { name: target.name, entry, kept: state.prompt };
   }
 }

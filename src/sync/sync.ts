@@ -12,7 +12,7 @@ import { requestedEntries } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
 import { Transaction } from '../store/journal.js';
-import { emptyLockfile, type Lockfile } from '../store/lockfile-format.js';
+import { emptyLockfile, type LockEntry, type Lockfile } from '../store/lockfile-format.js';
 import { conflictMarkerLine } from '../store/lockfile-merge.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import { recoverStore } from '../store/recover-store.js';
@@ -23,6 +23,7 @@ import type { Prompt } from '../types.js';
 import { breakingChange } from './breaking-change.js';
 import { generate, generateOptionsFor } from './generate.js';
 import { dropClashingExportNames, readPreviousLockfile } from './merge-resolution.js';
+import { placeholderNote } from './placeholder-notes.js';
 import { resolveFromLockfile } from './resolve-from-lockfile.js';
 import { resolveFromService } from './resolve-from-service.js';
 import { fetchedChanges, planStoreChanges } from './store-changes.js';
@@ -110,6 +111,10 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
       const change = breakingChange(previous.prompts[name]?.variables, resolved.next.prompts[name]?.variables);
       return change ? [{ name, change }] : [];
     });
+    // Said once per prompt this run added or changed: what its function does not take.
+    const placeholders = [...changes.added, ...changes.changed].flatMap(
+      ({ name }) => placeholderNote(name, after.get(name)!, resolved.next.prompts[name]!) ?? [],
+    );
     let files = { written: [] as string[], deleted: [] as string[] };
     let conflictedModule: string[] = [];
     if (transaction) {
@@ -126,6 +131,7 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
       fetched: resolved.fetched.length,
       savedByList: resolved.savedByList ?? 0,
       skipped: resolved.skipped ?? [],
+      placeholders,
       ...files,
       before,
       after,
@@ -179,6 +185,15 @@ async function promptsBefore(
   return before;
 }
 
+/**
+ * Whether a prompt is read alike: the same placeholders option and variables. A new reading of the
+ * same snapshot (the `placeholders` option changed, or a new promptlock's grammar) is a change,
+ * breaking like any other when the function's parameter changes.
+ */
+function sameReading(a: LockEntry, b: LockEntry): boolean {
+  return JSON.stringify([a.placeholders ?? null, a.variables]) === JSON.stringify([b.placeholders ?? null, b.variables]);
+}
+
 /** What changed between two lockfiles, prompt by prompt (a partial sync removes nothing). */
 function lockChanges(previous: Lockfile, next: Lockfile, partial: boolean): LockChanges {
   const added: PromptChange[] = [];
@@ -189,7 +204,8 @@ function lockChanges(previous: Lockfile, next: Lockfile, partial: boolean): Lock
     if (!old) added.push({ name, to: entry.version });
     else if (old.integrity !== entry.integrity || JSON.stringify(old.files ?? {}) !== JSON.stringify(entry.files ?? {})) {
       changed.push({ name, from: old.version, to: entry.version });
-    } else unchanged++;
+    } else if (!sameReading(old, entry)) changed.push({ name, from: old.version, to: entry.version, reread: true });
+    else unchanged++;
   }
   const removed = partial
     ? []

@@ -15,6 +15,7 @@ import type { StagedFile, Stager } from '../store/staged-file.js';
 import type { ContextDownload, Prompt, PromptSummary } from '../types.js';
 import type { BreakingChange } from './breaking-change.js';
 import type { ConflictResolution } from './merge-resolution.js';
+import type { PlaceholderNote } from './placeholder-notes.js';
 
 /**
  * Receives a downloaded body as it arrives (`reset` before each attempt's first chunk). Declared
@@ -140,6 +141,8 @@ export interface PromptChange {
   name: string;
   from?: string;
   to?: string;
+  /** Its snapshot is the same, its placeholders are read otherwise (the `placeholders` option, README "Placeholders"). */
+  reread?: true;
 }
 
 /** How the new lockfile differs from the previous one, prompt by prompt. */
@@ -161,6 +164,8 @@ export interface SyncResult extends LockChanges {
   savedByList: number;
   /** Prompts a glob matched that are not in the lockfile: a package with only a draft. */
   skipped: SkippedPrompt[];
+  /** What was read as text in the prompts this run added or changed, and hints that are no type. */
+  placeholders: PlaceholderNote[];
   written: string[];
   deleted: string[];
   /** Prompts before (a dry run: every one; a sync: those it changed or removed) and after, for `diff` and `--report`. */
@@ -206,4 +211,6 @@ export interface CheckProblem {
 export interface CheckResult {
   problems: CheckProblem[];
   checked: number;
+  /** What each locked prompt reads as text, and hints that are no type: notes, not problems. */
+  placeholders: PlaceholderNote[];
 }

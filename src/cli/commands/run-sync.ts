@@ -12,6 +12,7 @@ import type { SyncClient, SyncResult } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
 import { callerOf, describeConflictResolution, projectOf } from '../caller.js';
 import type { CommandContext } from '../context.js';
+import { printPlaceholderNotes } from '../placeholder-notes.js';
 import { createProgress } from '../progress.js';
 
 export interface SyncCommandOptions {
@@ -39,6 +40,7 @@ function summary(result: SyncResult, rootDir: string, report: PullRequestReport)
     unchanged: result.unchanged,
     breaking: result.breaking.map(({ name, change }) => ({ name, ...change, message: describeBreaking(change) })),
     skipped: result.skipped,
+    placeholders: result.placeholders,
     fetched: result.fetched,
     savedByList: result.savedByList,
     written: result.written.map(rel),
@@ -65,7 +67,7 @@ async function reportOf(result: SyncResult, config: ResolvedConfig): Promise<Pul
     import('../../sync/pull-request-report.js'),
   ]);
   const names = new Set([...result.added, ...result.changed, ...result.removed].map((c) => c.name));
-  const diffs = diffPrompts(result.before, result.after, names);
+  const diffs = diffPrompts(result.before, result.after, names, result.breaking);
   const snapshotsDir = path.relative(config.rootDir, config.snapshotsDir).split(path.sep).join('/') || '.';
   return pullRequestReport(diffs, result, { snapshotsDir });
 }
@@ -184,6 +186,7 @@ async function syncProject(
     if (change) ctx.logger.info(`      breaking: ${describeBreaking(change)}`);
   }
   for (const r of result.renamed) ctx.logger.warn(`${r.name} is now exported as ${r.to} (was ${r.from}): update its imports`);
+  printPlaceholderNotes(ctx, result.placeholders);
   printSkipped(ctx, result);
   ctx.logger.verbose(`wrote ${result.written.length} files, deleted ${result.deleted.length}`);
   return 0;
