@@ -2,7 +2,7 @@
  * Fetches one prompt and turns it into what the store keeps: the snapshot text, its lock entry
  * (version, id, integrity, variables) and, when asked, its context files.
  */
-import { ServiceError } from '../errors.js';
+import { RefusedPromptError, ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { formatPackageName, parsePackageName, recordedName, type Selector } from '../package-name.js';
 import { describeProblem, validatePrompt } from '../prompt-grammar.js';
@@ -111,11 +111,15 @@ export async function fetchPrompt(
   const check = validatePrompt(answer, { limits: options.limits, apiKey: options.apiKey });
   if (!check.ok) {
     const { problem } = check;
-    throw new ServiceError(`The service's answer for ${name} is refused: ${describeProblem(problem)}.`, {
-      code: 'invalid_response',
-      hint: problem.limit
-        ? `Raise "limits.${problem.limit}" in the config if this prompt is legitimate; nothing was written.`
-        : 'Nothing was written. Fix the prompt on the service (or report the service fault).',
+    const reason = describeProblem(problem);
+    const fix = problem.limit
+      ? `Raise "limits.${problem.limit}" in the config if this prompt is legitimate`
+      : 'Fix the prompt on the service (or report the service fault)';
+    throw new RefusedPromptError(`The service's answer for ${name} is refused: ${reason}.`, {
+      field: problem.field,
+      reason,
+      fix,
+      hint: problem.limit ? `${fix}; nothing was written.` : `Nothing was written. ${fix}.`,
     });
   }
   const prompt = check.prompt;

@@ -1,6 +1,6 @@
 /** The normal sync: resolve targets, keep what is pinned and intact, fetch the rest. */
 import { readingFor } from '../config/placeholder-reading.js';
-import { ServiceError } from '../errors.js';
+import { LockfileError, RefusedPromptError, ServiceError, TemplateError } from '../errors.js';
 import { basePackageName, type Selector } from '../package-name.js';
 import { integrityOf } from '../store/integrity.js';
 import type { StoreView } from '../store/journal.js';
@@ -16,7 +16,7 @@ import { readListing } from './list-names.js';
 import { exactSelector } from './merge-resolution.js';
 import { namedTargets, targetsOf } from './resolve-targets.js';
 import { RunTotals } from './run-totals.js';
-import type { FetchedPrompt, ResolvedPrompts, ReusableFile, SyncClient, SyncInputs, Target } from './types.js';
+import type { FetchedPrompt, ResolvedPrompts, ReusableFile, SkippedPrompt, SyncClient, SyncInputs, Target } from './types.js';
 
 function isPinnedAndLocked(target: Target, locked: LockEntry | undefined): boolean {
   return Boolean(
@@ -41,12 +41,34 @@ function isFloatingAndLocked(target: Target, locked: LockEntry | undefined): boo
   );
 }
 
-/** One prompt's outcome: its new lock entry, and the prompt when it was fetched or kept; or why it was skipped. */
+/**
+ * One prompt's outcome: its new lock entry, and the prompt when it was fetched or kept; or why it
+ * was skipped, with its lock entry and prompt as they were when it was locked before.
+ */
 type Resolved = { name: string } & (
   | { entry: LockEntry; fetched: FetchedPrompt }
-  | { entry: LockEntry; kept: Prompt }
-  | { skipped: string }
+  | { entry: LockEntry; kept: Prompt; skipped?: SkippedPrompt }
+  | { skipped: SkippedPrompt }
 );
+
+/**
+ * Why a prompt is refused, as a skip says it, when the failure is the prompt's own: a field that
+ * breaks its grammar or a limit (`validatePrompt`), or placeholders that make no typed function
+ * (`TemplateError`). Undefined for any other failure (a 404, a failing service).
+ */
+function refusalOf(error: unknown): Omit<SkippedPrompt, 'name'> | undefined {
+  // Said after a `;` in the skip's line: `…; use one type for "count" everywhere…`.
+  const clause = (text: string) => text.charAt(0).toLowerCase() + text.slice(1).replace(/\.$/, '');
+  if (error instanceof RefusedPromptError) return { reason: error.reason, refused: true, field: error.field, fix: clause(error.fix) };
+  if (!(error instanceof TemplateError)) return undefined;
+  return {
+    reason: error.message.replace(/\.$/, ''),
+    refused: true,
+    ...(error.field === undefined ? {} : { field: error.field }),
+    ...(error.line === undefined ? {} : { line: error.line }),
+    ...(error.hint === undefined ? {} : { fix: clause(error.hint) }),
+  };
+}
 
 /**
  * A prompt the list named for a glob (or "every prompt") whose `latest` answers 404: the package
@@ -207,10 +229,8 @@ class ServiceResolution {
     const fetched: FetchedPrompt[] = [];
     const skipped: ResolvedPrompts['skipped'] = [];
     for (const result of results) {
-      if ('skipped' in result) {
-        skipped.push({ name: result.name, reason: result.skipped });
-        continue;
-      }
+      if ('skipped' in result && result.skipped) skipped.push(result.skipped);
+      if (!('entry' in result)) continue;
       next.prompts[result.name] = result.entry;
       if ('fetched' in result) fetched.push(result.fetched);
       else kept.set(result.name, result.kept);
@@ -222,7 +242,45 @@ class ServiceResolution {
     this.options.onEvent?.({ type: 'prompt', name, done: ++this.done, total: this.total, fetched });
   }
 
+  /**
+   * One prompt, refused or not: a prompt that only a glob (or "every prompt") asked for and that
+   * is refused is skipped, kept as it was locked; the others fail (README, "Placeholders").
+   */
   private async resolveOne(target: Target, proven: boolean): Promise<Resolved> {
+    const unconfirmed = this.held(target) && this.inputs.confirm?.has(target.name);
+    try {
+      return await this.fetchOrKeep(target, proven);
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (!refusal || !this.fromList.has(target.name) || unconfirmed) throw error;
+      return this.skip(target, refusal);
+    }
+  }
+
+  /**
+   * A prompt the run leaves out, and why. One locked before stays as it was locked: its lock
+   * entry, snapshot and function, whatever the reason (no failure removes a locked prompt).
+   */
+  private async skip(target: Target, why: Omit<SkippedPrompt, 'name'>): Promise<Resolved> {
+    const { view, options } = this.inputs;
+    const { config } = options;
+    const locked = this.previous.prompts[target.name];
+    this.progress(target.name, false);
+    if (!locked) return { name: target.name, skipped: { name: target.name, ...why } };
+    // Its files are kept as they are on disk: only the snapshot is needed to keep its function.
+    const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked, false, config.limits);
+    if (!state.ok) {
+      throw new LockfileError(
+        `${target.name} is skipped (${why.reason}), and its locked ${locked.version} cannot be kept: ${state.problem}.`,
+        {
+          hint: 'Restore its snapshot from git, then run `promptlock sync` again.',
+        },
+      );
+    }
+    return { name: target.name, entry: locked, kept: state.prompt, skipped: { name: target.name, ...why, kept: locked.version } };
+  }
+
+  private async fetchOrKeep(target: Target, proven: boolean): Promise<Resolved> {
     const { inputs, options } = this;
     const { config } = options;
     const locked = this.previous.prompts[target.name];
@@ -256,8 +314,7 @@ class ServiceResolution {
     } catch (error) {
       if (unconfirmed) throw notConfirmed(error, unconfirmed);
       if (isDraftOnly(error, target, this.fromList)) {
-        this.progress(target.name, false);
-        return { name: target.name, skipped: 'no published version yet' };
+        return this.skip(target, { reason: 'no published version yet', fix: `add "${target.name}:draft" to follow its draft` });
       }
       throw await explainNotFound(error, target, () => this.listed());
     }

@@ -130,11 +130,24 @@ export interface ResolvedPrompts {
   skipped?: SkippedPrompt[];
 }
 
-/** A prompt the list named for a glob that a sync left out, and why. */
-interface SkippedPrompt {
+/**
+ * A prompt the list named for a glob (or "every prompt") that a sync left out, and why: a package
+ * with nothing at the glob's selector, or a prompt refused by the grammar or a limit. One locked
+ * before stays at its locked version (README, "Placeholders").
+ */
+export interface SkippedPrompt {
   name: string;
-  /** `no published version yet`. */
+  /** `no published version yet`, `Variable "count" has conflicting type hints: …`. */
   reason: string;
+  /** What to do about it. */
+  fix?: string;
+  /** Refused by the grammar or a limit: `sync` exits 3 (README, "Commands"). */
+  refused?: true;
+  /** The field refused (`content`, `version`…) and, in a text, the line. */
+  field?: string;
+  line?: number;
+  /** The version it stays locked at, when it was locked before. */
+  kept?: string;
 }
 
 export interface PromptChange {
@@ -162,7 +175,7 @@ export interface SyncResult extends LockChanges {
   fetched: number;
   /** Gets the list saved: floating prompts it named at their locked version. */
   savedByList: number;
-  /** Prompts a glob matched that are not in the lockfile: a package with only a draft. */
+  /** Prompts a glob matched that this run left out (a package with only a draft, a refused prompt). */
   skipped: SkippedPrompt[];
   /** What was read as text in the prompts this run added or changed, and hints that are no type. */
   placeholders: PlaceholderNote[];

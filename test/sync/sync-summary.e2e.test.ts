@@ -29,7 +29,9 @@ describe('a package with only a draft', () => {
       // Again, with nothing to change: still said.
       const json = await runBuiltCli(['sync', '--json'], { cwd: dir, env });
       expect(json.code).toBe(0);
-      expect(JSON.parse(json.stdout).skipped).toEqual([{ name: '@ws/idea', reason: 'no published version yet' }]);
+      expect(JSON.parse(json.stdout).skipped).toEqual([
+        { name: '@ws/idea', reason: 'no published version yet', fix: 'add "@ws/idea:draft" to follow its draft' },
+      ]);
     }
   });
 

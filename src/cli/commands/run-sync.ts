@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/types.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError, SKIPPED_EXIT_CODE } from '../../errors.js';
 import { loadProject, sync } from '../../library.js';
 import { apiKeyFromEnv, redact } from '../../secrets.js';
 import type { MergeDecision } from '../../store/lockfile-merge.js';
@@ -145,9 +145,11 @@ async function syncProject(
   const publish = options.report !== undefined || Boolean(ctx.io.env.GITHUB_OUTPUT);
   const report = publish || ctx.globals.json ? await reportOf(result, config) : undefined;
   if (report && publish) await publishReport(ctx, report, options.report);
+  // A prompt refused and skipped: what the config asks for did not all land (README, "Commands").
+  const exitCode = result.skipped.some((skip) => skip.refused) ? SKIPPED_EXIT_CODE : 0;
   if (report && ctx.globals.json) {
     ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir, report) });
-    return 0;
+    return exitCode;
   }
   const { colors } = ctx.logger;
   if (result.resolvedConflict) {
@@ -169,7 +171,7 @@ async function syncProject(
   if (touched === 0 && result.written.length === 0 && result.deleted.length === 0) {
     ctx.logger.success(`${pluralise(result.prompts, 'prompt')} up to date, no file changed (${requests}, ${seconds} s)`);
     printSkipped(ctx, result);
-    return 0;
+    return exitCode;
   }
   ctx.logger.success(
     `Synced ${pluralise(result.prompts, 'prompt')} in ${seconds} s: ${result.added.length} added, ${result.changed.length} changed, ${result.removed.length} removed, ${result.unchanged} unchanged (${requests})`,
@@ -189,7 +191,7 @@ async function syncProject(
   printPlaceholderNotes(ctx, result.placeholders);
   printSkipped(ctx, result);
   ctx.logger.verbose(`wrote ${result.written.length} files, deleted ${result.deleted.length}`);
-  return 0;
+  return exitCode;
 }
 
 /** Why a merged lockfile keeps a version: `only ours locked it`, `theirs, over v2: higher version`. */
@@ -198,9 +200,16 @@ function describeDecision(d: MergeDecision): string {
   return `${d.kept}${d.other ? `, over ${d.other}` : ''}: ${d.reason}`;
 }
 
-/** One line per prompt a glob matched and the sync left out (a package with only a draft). */
+/**
+ * One line per prompt a glob matched and the sync left out: a package with only a draft, or a
+ * prompt refused (a warning, with the field and line, and the version it stays locked at).
+ */
 function printSkipped(ctx: CommandContext, result: SyncResult): void {
-  for (const { name, reason } of result.skipped) {
-    ctx.logger.info(`skipped ${name}: ${reason}; add "${name}:draft" to follow its draft`);
+  for (const skip of result.skipped) {
+    const where = skip.field ? ` (${skip.field}${skip.line === undefined ? '' : ` line ${skip.line}`})` : '';
+    const kept = skip.kept ? `; it stays locked at ${skip.kept}` : '';
+    const line = `skipped ${skip.name}${where}: ${skip.reason}${kept}${skip.fix ? `; ${skip.fix}` : ''}`;
+    if (skip.refused) ctx.logger.warn(line);
+    else ctx.logger.info(line);
   }
 }
