@@ -246,6 +246,8 @@ async function stageTail(
     prune,
   });
   await transaction.stage(changes);
+  // Marker lines count only where git writes them: a prompt line that reads like one is escaped
+  // in the module (src/codegen/escape.ts), so a module promptlock wrote holds none of its own.
   const conflicted: string[] = [];
   for (const file of moduleFiles) {
     const bytes = await view.readFile(file.path);
