@@ -123,6 +123,12 @@ const TEXTS: Array<[string, string]> = [
   ['braces that are not placeholders', '{{ }} {{{a}}} {single} }} {{b:number // n}}'],
   ['no placeholders', 'plain text, `${x}`\n'],
   ['escapes of every kind', '\\${a} \\\\` $${{a}} ${{{b}}} \u0000\u001b[31m \u202e\u2066 \ufeff \udc00 end\\'],
+  // Kept as text (README, "Placeholders"): a `$` before a kept `{{` must not open a substitution.
+  ['placeholders kept as text', '{{#if a}}{{a}}{{/if}} ${{ width: 1 }} ${{ secrets.X }} `{{"k": "`"}}` {{!-- ${x} \\ --}}$'],
+  [
+    'lines that read like git conflict markers',
+    '<<<<<<< SEARCH\n{{a}}\n=======\n>>>>>>> REPLACE\n|||||||\n{{b}}<<<<<<< x\n======= not one',
+  ],
 ];
 
 describe('rendered texts equal renderTemplate', () => {
@@ -143,6 +149,12 @@ describe('rendered texts equal renderTemplate', () => {
       expect(out.content).toBe(renderTemplate(prompt.content, variables));
       expect(out.systemPrompt).toBe(renderTemplate(prompt.systemPrompt!, variables));
     }
+  });
+
+  it('writes no line git would read as a conflict marker: each is one git wrote', () => {
+    const source = generateModule(items);
+    expect(source).toContain('content: `\\<<<<<<< SEARCH\n${a}\n\\=======\n\\>>>>>>> REPLACE\n\\|||||||\n${b}\\<<<<<<< x\n');
+    expect(source).not.toMatch(/^(?:<{7}|>{7}|\|{7})(?: |$)|^={7}$/m);
   });
 });
 
