@@ -92,7 +92,7 @@ export const configSchema = z.strictObject({
       ) as Record<LimitName, z.ZodDefault<z.ZodNumber>>,
     )
     .default({ ...DEFAULT_LIMITS }),
-  placeholders: z.record(z.string().regex(/^@[a-z0-9-]+\/(?:[a-z0-9-]+|\*)$/), placeholderReading).default({}),
+  placeholders: z.record(z.string().regex(/^@[a-z0-9-]+\/(?:[a-z0-9-]+|\*)$/), placeholderReading.optional()).default({}),
 });
 
 export type ParsedConfig = z.output<typeof configSchema>;

@@ -74,7 +74,7 @@ export interface UserConfig {
    * by `sync`.
    * @default {}
    */
-  placeholders?: Record<string, PlaceholderOption> | undefined;
+  placeholders?: Record<string, PlaceholderOption | undefined> | undefined;
 }
 
 /** The config after defaults, environment overrides and path resolution. Paths are absolute. */
@@ -99,7 +99,7 @@ export interface ResolvedConfig {
   /** Every limit, defaults applied. */
   limits: Limits;
   /** How some prompts' placeholders are read, by package name or workspace glob (`readingFor`). */
-  placeholders: Record<string, PlaceholderOption>;
+  placeholders: Record<string, PlaceholderOption | undefined>;
   /** From PROMPTLOCK_API_KEY, else BAYT_API_KEY. Never from a file. */
   apiKey: string | undefined;
 }
