@@ -191,7 +191,10 @@ async function promptsBefore(
  * breaking like any other when the function's parameter changes.
  */
 function sameReading(a: LockEntry, b: LockEntry): boolean {
-  return JSON.stringify([a.placeholders ?? null, a.variables]) === JSON.stringify([b.placeholders ?? null, b.variables]);
+  // Field by field: an entry read from the lockfile and one locked afresh order their keys apart.
+  const reading = (entry: LockEntry) =>
+    JSON.stringify([entry.placeholders ?? null, entry.variables.map((v) => [v.name, v.type, v.hint ?? null, v.description ?? null])]);
+  return reading(a) === reading(b);
 }
 
 /** What changed between two lockfiles, prompt by prompt (a partial sync removes nothing). */
