@@ -131,7 +131,7 @@ afterEach(() => {
 });
 
 function cli(args: string[], cwd: string) {
-  return runBuiltCli(args, { cwd, env: { PROMPTLOCK_API_KEY: KEY }, timeoutMs: 90_000 });
+  return runBuiltCli(args, { cwd, env: { PROMPTLOCK_API_KEY: KEY } });
 }
 
 /**
