@@ -77,7 +77,7 @@ export async function runRecursive(ctx: CommandContext, command: string, runApp:
         dir: r.app.relativeDir,
         exitCode: r.exitCode,
         ...(r.json && typeof r.json === 'object' ? r.json : {}),
-        ...(r.exitCode !== 0 ? { ok: false } : {}),
+        ...(r.exitCode !== 0 && r.exitCode !== SKIPPED_EXIT_CODE ? { ok: false } : {}),
       })),
     );
   } else {
