@@ -128,6 +128,7 @@ export function createClient(options: ClientOptions): PromptServiceClient {
           endpoint: '/api/v1/prompts/context/download-url',
           what: `getting the download address of context file ${contextId}`,
           notFound: `Context file ${contextId} was not found (404) at ${baseUrl}.`,
+          notFoundHint: 'The file may have been deleted on the service since the prompt was answered.',
           badRequest: {
             message: `Context item ${contextId} has no download address (400 validation_error): only items of type "file" have one.`,
             hint: 'A "url" item is recorded with its url, not downloaded.',

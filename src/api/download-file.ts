@@ -114,6 +114,7 @@ async function download<T>(
         what: `downloading ${shown}`,
         fileHost: parsed.origin,
         notFound: `The context file at ${shown} was not found (404); its address may have expired.`,
+        notFoundHint: 'The file may have been deleted on the service since its address was given.',
       },
       maxBytes,
       sizeLimit,

@@ -1,4 +1,4 @@
-import { pipeline, type Readable, type Transform } from 'node:stream';
+import { pipeline, type Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 
@@ -61,13 +61,14 @@ const REFUSED = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_CHAR', 'ERR_INVALID
  * `request()` hands the body over as sent, and its `interceptors.decompress` prints an
  * ExperimentalWarning in every process that uses it, so Node's zlib decodes here.
  */
-const DECODERS: Record<string, (first: number | undefined) => Transform> = {
-  gzip: () => createGunzip(),
-  'x-gzip': () => createGunzip(),
-  // RFC 9110 says zlib-wrapped; some servers send raw deflate: the first byte tells them apart.
-  deflate: (first) => (first === undefined || (first & 0x0f) === 8 ? createInflate() : createInflateRaw()),
-  br: () => createBrotliDecompress(),
+const DECODERS: Record<string, () => Transform> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflateAny,
+  br: createBrotliDecompress,
 };
+/** The most of an error answer read: its code and message are cut far shorter when printed. */
+const ERROR_BODY_BYTES = 64 * 1024;
 /** As many encodings as anyone stacks; more is a decompression bomb's shape (undici allows 5). */
 const MAX_ENCODINGS = 3;
 
@@ -123,7 +124,7 @@ async function exchange(
   });
   const chunks: Buffer[] = [];
   const sink = response.statusCode >= 200 && response.statusCode < 300 ? request.sink : undefined;
-  const body = await decoded(response.body, response.headers['content-encoding']);
+  const body = decoded(response.body, response.headers['content-encoding']);
   // A local failure (a full disk) is no network fault: not retried, reported as it is.
   const toSink = async (action: () => Promise<void>) => {
     if (signal.aborted) throw new AttemptFailure('timeout', 'ETIMEDOUT');
@@ -137,11 +138,20 @@ async function exchange(
     }
   };
   if (sink) await toSink(() => sink.reset());
+  const ok = response.statusCode >= 200 && response.statusCode < 300;
   let size = 0;
   try {
     for await (const chunk of body) {
       size += (chunk as Buffer).length;
-      if (size > request.maxBytes) {
+      // An error answer is read for its code and message only, whatever the limit of the
+      // answer asked for (a 404 page is no file of the announced size).
+      if (!ok && size > ERROR_BODY_BYTES) {
+        chunks.push((chunk as Buffer).subarray(0, (chunk as Buffer).length - (size - ERROR_BODY_BYTES)));
+        body.on('error', () => {}).destroy();
+        size = ERROR_BODY_BYTES;
+        break;
+      }
+      if (ok && size > request.maxBytes) {
         body.destroy();
         throw new AttemptFailure('too-large', `more than ${request.maxBytes} bytes`);
       }
@@ -170,7 +180,7 @@ async function exchange(
  * the body itself for none or `identity`. An encoding promptlock cannot decode is refused
  * (AttemptFailure `encoding`) rather than read as JSON.
  */
-async function decoded(body: Readable, header: string | string[] | undefined): Promise<Readable> {
+function decoded(body: Readable, header: string | string[] | undefined): Readable {
   const codings = (Array.isArray(header) ? header.join(',') : (header ?? ''))
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
@@ -178,37 +188,46 @@ async function decoded(body: Readable, header: string | string[] | undefined): P
   if (codings.length === 0) return body;
   const unknown = codings.find((coding) => !(coding in DECODERS));
   if (unknown !== undefined || codings.length > MAX_ENCODINGS) {
-    body.destroy();
+    // undici's body reports a destroy before its end as an error: nobody is listening for it here.
+    body.on('error', () => {}).destroy();
     const detail =
       unknown !== undefined
         ? `Content-Encoding "${unknown.slice(0, 40)}", which promptlock cannot decode (it reads gzip, deflate and br)`
         : `${codings.length} stacked Content-Encodings, more than ${MAX_ENCODINGS}`;
     throw new AttemptFailure('encoding', 'unsupported', { detail });
   }
-  const first = await firstByte(body);
-  // An empty body (a redirect, an error without one) has nothing to decode.
-  if (first === undefined) return body;
-  const stages = codings.reverse().map((coding, index) => DECODERS[coding]!(index === 0 ? first : undefined));
+  const stages = codings.reverse().map((coding) => DECODERS[coding]!());
   // pipeline destroys every stage when one fails, so the socket is released either way.
   return pipeline([body, ...stages], () => {}) as unknown as Readable;
 }
 
-/** The first byte of the body without consuming it (raw and zlib deflate differ there). */
-async function firstByte(body: Readable): Promise<number | undefined> {
-  const chunk = await new Promise<Buffer | null>((resolve, reject) => {
-    const done = () => {
-      body.off('readable', done);
-      body.off('end', done);
-      body.off('error', reject);
-      resolve(body.read() as Buffer | null);
-    };
-    body.once('readable', done);
-    body.once('end', done);
-    body.once('error', reject);
+/**
+ * `deflate` as sent: RFC 9110 says zlib-wrapped, some servers send it raw; the first byte tells
+ * them apart (as browsers do). An empty body stays empty (a redirect, an error without a body).
+ */
+function createInflateAny(): Transform {
+  let inner: Transform | undefined;
+  const out: Transform = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (!inner) {
+        inner = (chunk[0]! & 0x0f) === 8 ? createInflate() : createInflateRaw();
+        inner.on('data', (data: Buffer) => out.push(data));
+        inner.on('error', (error) => out.destroy(error));
+      }
+      if (inner.write(chunk)) done();
+      else inner.once('drain', () => done());
+    },
+    flush(done) {
+      if (!inner) return done();
+      inner.once('end', () => done());
+      inner.end();
+    },
+    destroy(error, done) {
+      inner?.destroy();
+      done(error);
+    },
   });
-  if (chunk === null) return undefined;
-  body.unshift(chunk);
-  return chunk[0];
+  return out;
 }
 
 /** The headers as the decoded body has them: no encoding, no length of the encoded bytes. */

@@ -19,8 +19,9 @@ export interface RequestTarget {
   /** `fetching @acme/x`, `listing prompts`… */
   what: string;
   packageName?: string;
-  /** The message for a 404, when the endpoint has a better one than "no such path". */
+  /** The message for a 404, when the endpoint has a better one than "no such path", and its hint. */
   notFound?: string;
+  notFoundHint?: string;
   /** For a download: the origin of the file's address, named instead of the service when it cannot be reached. */
   fileHost?: string;
   /** Message and hint for a 400, when the endpoint has an expected one (not a promptlock bug). */
@@ -78,9 +79,10 @@ export function httpError(
     case 404:
       return make(
         target.notFound ?? `The service has no ${target.method} ${target.endpoint} (404) at ${ctx.baseUrl}.`,
-        target.packageName
-          ? 'Check the package name and its selector (vN, latest, draft).'
-          : 'Check baseUrl: it is the service address, without /v1.',
+        target.notFoundHint ??
+          (target.packageName
+            ? 'Check the package name and its selector (vN, latest, draft).'
+            : 'Check baseUrl: it is the service address, without /v1.'),
       );
     case 429:
       if (retryAfterMs !== undefined) {

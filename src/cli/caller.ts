@@ -30,7 +30,7 @@ export function callerOf(ctx: CommandContext, onWait: (ms: number) => void = wai
 }
 
 /** Waits shorter than this pass without a line: a pacer's small gaps are not news. */
-const LONG_WAIT_MS = 2000;
+const LONG_WAIT_MS = 1000;
 const waitLinesOf = new WeakMap<CommandContext, (ms: number) => void>();
 
 /**
