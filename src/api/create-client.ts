@@ -44,7 +44,7 @@ export interface PromptServiceClient {
  */
 export function createClient(options: ClientOptions): PromptServiceClient {
   refuseBadBaseUrl(options.baseUrl, options.apiKey);
-  // Before any request: the HTTP client would refuse it (docs/security.md, "The API key").
+  // Before any request: the HTTP client would refuse it (docs/security.md, "The network").
   refuseUnsendableKey(options.apiKey, options.apiKeySource ?? 'the apiKey option');
   const url = new URL(options.baseUrl);
   if (!options.apiKey && !isLoopbackHost(url.hostname)) {

@@ -34,7 +34,7 @@ const LONG_WAIT_MS = 1000;
 const waitLinesOf = new WeakMap<CommandContext, (ms: number) => void>();
 
 /**
- * One plain line per long wait for the rate limit (README, "Rate limits"). Every request the
+ * One plain line per long wait for the rate limit (docs/service-interface.md, "Rate limits"). Every request the
  * wait holds reports it: a report that ends within the wait already told is the same wait.
  */
 export function waitLines(ctx: CommandContext): (ms: number) => void {

@@ -30,7 +30,7 @@ export async function createProgress(ctx: CommandContext, verb = 'Fetching'): Pr
       cliProgress.Presets.shades_classic,
     );
     let started = false;
-    // A wait for the rate limit: the line counts its seconds down (README, "Rate limits").
+    // A wait for the rate limit: the line counts its seconds down (docs/service-interface.md, "Rate limits").
     let waitUntil = 0;
     let ticker: NodeJS.Timeout | undefined;
     const lines = waitLines(ctx);

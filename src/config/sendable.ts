@@ -3,7 +3,7 @@
  * carries Latin-1 at most (the HTTP client refuses anything else), and a key or an address is
  * visible ASCII by its format. A character outside it (the README's `sk_live_…` placeholder
  * pasted as is, a zero-width space copied with a key) is a configuration error named at once,
- * with its position, never a request that cannot be sent (docs/security.md, "The API key").
+ * with its position, never a request that cannot be sent (docs/security.md, "The network").
  */
 import { ConfigError } from '../errors.js';
 import { maskKey } from '../secrets.js';

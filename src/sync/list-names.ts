@@ -75,7 +75,7 @@ export function readListing(items: readonly PromptSummary[], workspace: string |
 
 /**
  * The one warning for list items that name one prompt with different ids (docs/service-interface.md,
- * "Listing"): they are one prompt here, fetched by its name; the service should say which it is.
+ * "Operations"): they are one prompt here, fetched by its name; the service should say which it is.
  */
 export function duplicateItemsWarning(ids: ReadonlyMap<string, ReadonlySet<string>>): string | undefined {
   const clashes = [...ids].filter(([, set]) => set.size > 1).sort(([a], [b]) => a.localeCompare(b));

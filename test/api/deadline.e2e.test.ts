@@ -4,7 +4,7 @@
  * Latin-1) as busy for good, so after `connections` refusals every later request waits in the
  * pool's queue, where its abort signal never reaches it. The deadline now settles the attempt by
  * its own timer. Also: a server that accepts and never answers ends the run within its stated
- * bound (docs/service-interface.md, "Deadlines"), through the built CLI.
+ * bound (docs/service-interface.md, "Answers on the wire"), through the built CLI.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
