@@ -67,7 +67,7 @@ const DECODERS: Record<string, () => Transform> = {
   deflate: createInflateAny,
   br: createBrotliDecompress,
 };
-/** The most of an error answer read: its code and message are cut far shorter when printed. */
+/** The least of an error answer read, whatever the size limit of what was asked for. */
 const ERROR_BODY_BYTES = 64 * 1024;
 /** As many encodings as anyone stacks; more is a decompression bomb's shape (undici allows 5). */
 const MAX_ENCODINGS = 3;
@@ -139,16 +139,18 @@ async function exchange(
   };
   if (sink) await toSink(() => sink.reset());
   const ok = response.statusCode >= 200 && response.statusCode < 300;
+  // An error answer is read for its code and message only, never failed for its size: up to the
+  // limit of the answer asked for, and at least ERROR_BODY_BYTES (a 404 page is no file of the
+  // announced size).
+  const errorCap = Math.max(request.maxBytes, ERROR_BODY_BYTES);
   let size = 0;
   try {
     for await (const chunk of body) {
       size += (chunk as Buffer).length;
-      // An error answer is read for its code and message only, whatever the limit of the
-      // answer asked for (a 404 page is no file of the announced size).
-      if (!ok && size > ERROR_BODY_BYTES) {
-        chunks.push((chunk as Buffer).subarray(0, (chunk as Buffer).length - (size - ERROR_BODY_BYTES)));
+      if (!ok && size > errorCap) {
+        chunks.push((chunk as Buffer).subarray(0, (chunk as Buffer).length - (size - errorCap)));
         body.on('error', () => {}).destroy();
-        size = ERROR_BODY_BYTES;
+        size = errorCap;
         break;
       }
       if (ok && size > request.maxBytes) {
