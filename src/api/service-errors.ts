@@ -253,10 +253,12 @@ export function redirectError(
   // The query may carry a credential (a pre-signed address): never shown.
   const shown = serviceText(`${location.origin}${location.pathname}`, 200);
   // The same endpoint under another address: that address is the base URL to set.
-  const moved =
+  let moved =
     !target.fileHost && location.pathname.endsWith(target.endpoint)
       ? serviceText(`${location.origin}${location.pathname.slice(0, -target.endpoint.length)}`, 200)
       : undefined;
+  // Back to the same address (a loop): it did not move.
+  if (moved === ctx.baseUrl) moved = undefined;
   const message =
     moved !== undefined
       ? `The service moved to ${moved}: ${ctx.baseUrl} answered ${status} redirecting ${target.method} ${target.endpoint} to ${shown} (${why}).`

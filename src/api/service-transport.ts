@@ -149,7 +149,7 @@ export class ServiceTransport {
     paced: boolean,
   ): Promise<T> {
     const { target } = exchange;
-    const origin0 = origin ?? new URL(this.options.baseUrl).origin;
+    const requestOrigin = origin ?? new URL(this.options.baseUrl).origin;
     let path = exchange.path;
     let redirects = 0;
     let failures = 0;
@@ -205,7 +205,7 @@ export class ServiceTransport {
         // No such host now is no such host in a second: said once (docs/service-interface.md).
         if (seen.code === 'ENOTFOUND') throw final();
         // Refused by this very machine: nothing listens on that port, and waiting will not start it.
-        if (seen.code === 'ECONNREFUSED' && isLiteralLoopback(new URL(origin0).hostname)) throw final();
+        if (seen.code === 'ECONNREFUSED' && isLiteralLoopback(new URL(requestOrigin).hostname)) throw final();
       } else if (answer!.status === 429) {
         this.stats.status429++;
         const body = readErrorBody(parseJson(answer!));
@@ -223,7 +223,7 @@ export class ServiceTransport {
         this.emit({ type: 'retry', reason: 'rate-limited', attempt, delayMs: waitMs, what: target.what });
         continue;
       } else if (answer!.status >= 300 && answer!.status < 400) {
-        const next = this.redirect(answer!, new URL(path, origin0), ++redirects, target, paced);
+        const next = this.redirect(answer!, new URL(path, requestOrigin), ++redirects, target, paced);
         this.emit({ type: 'redirect', status: answer!.status, path: next.split('?')[0]! });
         path = next;
         continue;

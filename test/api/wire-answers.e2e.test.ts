@@ -139,6 +139,20 @@ describe('redirects', () => {
     expect(await storeTree(run.dir)).toEqual({});
   });
 
+  it('a 307 that leads back to itself stops after 5 redirects', async () => {
+    const proxy = await wireProxy(service, { change: (request) => ({ status: 307, body: {}, headers: { location: request.url } }) });
+    const client = createClient({ baseUrl: proxy.url, apiKey: KEY });
+    try {
+      const error = await caught(client.health());
+      expect(error.message).toBe(
+        `The service at ${proxy.url} answered 307 redirecting GET /v1/health to ${proxy.url}/v1/health (more than 5 redirects) while checking health.`,
+      );
+      expect(proxy.seen).toHaveLength(6);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a 307 to another origin is not followed: the key never goes there', async () => {
     const elsewhere: string[] = [];
     const other = createServer((req, res) => {
