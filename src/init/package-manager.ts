@@ -92,7 +92,7 @@ export async function detectPackageManager(dir: string): Promise<PackageManager>
     lock = found.find((f) => f.name === pinned?.name);
     if (!lock) {
       throw new ConfigError(
-        `${found.map((f) => f.file).join(' and ')} are both in ${dir}: promptlock cannot tell which package manager installs it.`,
+        `${found.map((f) => f.file).join(' and ')} are both in the project: promptlock cannot tell which package manager installs it.`,
         {
           hint: 'Delete the lockfile of the package manager you do not use, or name yours in package.json ("packageManager": "pnpm@10.0.0").',
         },
