@@ -203,7 +203,7 @@ describe.runIf(BUILT)('the check job, run from the file in a fresh clone', () =>
     const job = await runJob(workflow, 'check', await runner(clone));
     expect(job.runs.map((r) => r.code)).toEqual([0, 1]);
     expect(job.runs[1]!.stdout).toMatch(
-      /^::error file=src\/generated\/prompts\.ts(,line=\d+)?,title=promptlock::the module src\/generated\/prompts\.ts does not match the snapshots/m,
+      /^::error file=src\/generated\/prompts\.ts,line=1,title=promptlock::the module src\/generated\/prompts\.ts does not match the snapshots: run `promptlock generate`$/m,
     );
     // The install ran no `prepare`: the module checked is the one committed, the one that ships.
     expect(await readFile(path.join(clone, MODULE), 'utf8')).toBe(edited);
