@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeCiWorkflow } from '../../src/init/ci-workflow.js';
 import { runCliInProcess } from '../helpers/cli.js';
 import { removeDir } from '../helpers/project.js';
-import { parseWorkflow } from '../helpers/workflow-runner.js';
+import { parseWorkflow, runJob } from '../helpers/workflow-runner.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -30,6 +30,8 @@ async function projectWith(files: Record<string, string>): Promise<string> {
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
   return dir;
 }
+
+const bashSyntax = (script: string) => promisify(execFile)('bash', ['-n', '-c', script]);
 
 const STORE = ['prompts.lock.json', 'prompts', 'src/generated/prompts.ts'];
 const storeIn = (dir: string) => STORE.map((file) => path.join(dir, file));
@@ -99,6 +101,7 @@ describe('init --ci github, for each package manager', () => {
     const workflow = parseWorkflow(text);
     for (const job of Object.values(workflow.jobs)) {
       for (const step of job.steps.filter((s) => s.uses)) expect(step.uses).toMatch(/@[0-9a-f]{40}$/);
+      for (const step of job.steps.filter((s) => s.run)) expect((await bashSyntax(step.run!)).stderr).toBe('');
       const node = job.steps.findIndex((s) => s.uses?.startsWith('actions/setup-node@'));
       // pnpm before setup-node (whose cache runs it), Corepack after it.
       expect(job.steps.slice(1, node).map((s) => s.with ?? {})).toEqual(want.before);
@@ -157,6 +160,92 @@ describe('init --ci github, for each package manager', () => {
       message: 'promptlock cannot name "p${{ secrets.X }}" in a CI file: it holds a control character or "${{".',
     });
     expect(existsSync(path.join(bad, '.github/workflows/prompts.yml'))).toBe(false);
+  });
+});
+
+/**
+ * The step that opens the pull request, run from the file with a stand-in for `gh` (GitHub's API
+ * cannot be reached from a test) that records each call and answers as the API would: which calls
+ * it makes, with which arguments, in each case.
+ */
+describe("the update job's pull-request step", () => {
+  const GH = `#!/usr/bin/env bash
+printf '%s\\n' "$*" >> "$GH_LOG"
+case "$*" in
+  "api --method GET "*) if [ -n "$GH_OPEN" ]; then echo "$GH_OPEN"; fi ;;
+  "api --method POST repos/acme/app/pulls "*)
+    if [ -n "$GH_REFUSE" ]; then echo 'HTTP 403: GitHub Actions is not permitted to create or approve pull requests.' >&2; exit 1; fi
+    echo 7 ;;
+esac
+`;
+
+  async function runPullRequestStep(state: { open?: string; breaking: boolean; refuse?: boolean }) {
+    const dir = await projectWith({ 'package-lock.json': '{}' });
+    const result = await writeCiWorkflow({ dir, provider: 'github', force: false, files: storeIn(dir) });
+    const bin = path.join(dir, 'bin');
+    await mkdir(bin);
+    await writeFile(path.join(bin, 'gh'), GH, { mode: 0o755 });
+    const log = path.join(dir, 'gh.log');
+    await writeFile(log, '');
+    const job = await runJob(parseWorkflow(await readFile(result.path, 'utf8')), 'update', {
+      cwd: dir,
+      env: {
+        PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+        GH_LOG: log,
+        GH_OPEN: state.open ?? '',
+        GH_REFUSE: state.refuse ? '1' : '',
+        GITHUB_REPOSITORY: 'acme/app',
+        GITHUB_REPOSITORY_OWNER: 'acme',
+        GITHUB_SERVER_URL: 'https://github.com',
+      },
+      contexts: {
+        'runner.temp': dir,
+        'github.token': 'ghs_test',
+        'github.ref_name': 'main',
+        'steps.sync.outputs.changed': 'true',
+        'steps.sync.outputs.breaking': String(state.breaking),
+        'steps.sync.outputs.title': 'Update @acme/welcome to v2 (breaking)',
+      },
+      only: ['pull-request'],
+    });
+    return { run: job.runs[0]!, calls: (await readFile(log, 'utf8')).trim().split('\n') };
+  }
+
+  const list =
+    'api --method GET repos/acme/app/pulls -f head=acme:promptlock/prompt-updates -f base=main -f state=open --jq .[0].number // empty';
+
+  it('opens the pull request and labels it prompts and breaking', async () => {
+    const { run, calls } = await runPullRequestStep({ breaking: true });
+    expect(run.code, run.stderr).toBe(0);
+    expect(calls).toEqual([
+      list,
+      expect.stringMatching(
+        /^api --method POST repos\/acme\/app\/pulls -f head=promptlock\/prompt-updates -f base=main -f title=Update @acme\/welcome to v2 \(breaking\) -F body=@.*promptlock-report\.md --jq \.number$/,
+      ),
+      'api --silent --method POST repos/acme/app/issues/7/labels -f labels[]=prompts -f labels[]=breaking',
+    ]);
+    expect(run.stdout).toContain('Pull request: https://github.com/acme/app/pull/7');
+  });
+
+  it('updates the open one, and takes its breaking label off when the update no longer breaks', async () => {
+    const { run, calls } = await runPullRequestStep({ open: '12', breaking: false });
+    expect(run.code, run.stderr).toBe(0);
+    expect(calls).toEqual([
+      list,
+      expect.stringMatching(
+        /^api --silent --method PATCH repos\/acme\/app\/pulls\/12 -f title=Update @acme\/welcome to v2 \(breaking\) -F body=@/,
+      ),
+      'api --silent --method POST repos/acme/app/issues/12/labels -f labels[]=prompts',
+      'api --silent --method DELETE repos/acme/app/issues/12/labels/breaking',
+    ]);
+  });
+
+  it('names the repository setting when GitHub refuses to open it', async () => {
+    const { run } = await runPullRequestStep({ breaking: false, refuse: true });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '::error title=promptlock::The pull request could not be opened. With the default GITHUB_TOKEN, tick "Allow GitHub Actions to create and approve pull requests"',
+    );
   });
 });
 
