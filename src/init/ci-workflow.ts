@@ -92,7 +92,7 @@ export async function writeCiWorkflow(options: CiWorkflowOptions): Promise<CiWor
   const spec: CiProviderSpec = CI_PROVIDERS[options.provider];
   const packageManager = await detectPackageManager(options.dir);
   const addPaths = options.files.map((file) => shellWord(path.relative(options.dir, file).split(path.sep).join('/'))).join(' ');
-  const project: CiProject = { packageManager, addPaths, secret: CI_SECRET, cron: DAILY };
+  const project: CiProject = { packageManager, addPaths, secret: CI_SECRET };
   const text = fillTemplate(await readTemplate(options.provider), {
     SECRET: CI_SECRET,
     CRON: DAILY,

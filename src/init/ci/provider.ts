@@ -16,8 +16,6 @@ export interface CiProject {
   addPaths: string;
   /** The API key's secret or CI/CD variable. */
   secret: string;
-  /** When the update job runs (cron). */
-  cron: string;
 }
 
 export interface CiProviderSpec {
