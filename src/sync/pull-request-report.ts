@@ -30,6 +30,8 @@ export interface ReportOptions {
   /** The snapshots folder as the reader sees it (relative to the project), for the left-out note. */
   snapshotsDir: string;
   maxChars?: number;
+  /** Markdown lines closing the "Breaking changes" section: the app's compile errors (src/sync/compile-errors.ts). */
+  breakingNotes?: readonly string[];
 }
 
 /** `Update 3 prompts (1 breaking)`, `Add @acme/welcome v1`, `Update @acme/support-reply to v4 (breaking)`. */
@@ -49,7 +51,7 @@ function titleOf(diffs: readonly PromptDiff[]): string {
  * a file name or URL cannot end the span and put markdown (a mention, a link, an image) into the
  * pull request.
  */
-function codeSpan(text: string): string {
+export function codeSpan(text: string): string {
   const flat = text.replace(/[\r\n\u2028\u2029]+/g, ' ');
   const fence = '`'.repeat(Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
@@ -93,7 +95,7 @@ export function pullRequestReport(
     head.push('### Breaking changes', '');
     head.push('Callers of these functions stop compiling until they are updated: the compile errors are the to-do list.', '');
     for (const d of breakingDiffs) head.push(`- \`${d.name}\`: ${describeBreaking(d.breaking!)}`);
-    head.push('');
+    head.push('', ...(options.breakingNotes ?? []));
   }
   const maxChars = options.maxChars ?? REPORT_MAX_CHARS;
   // Room kept for the note naming what was left out.

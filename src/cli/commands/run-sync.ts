@@ -7,6 +7,7 @@ import { apiKeyFromEnv, redact } from '../../secrets.js';
 import type { MergeDecision } from '../../store/lockfile-merge.js';
 import { describeBreaking } from '../../sync/breaking-change.js';
 import { changeList } from '../../sync/change-list.js';
+import type { AppTypecheck } from '../../sync/compile-errors.js';
 import type { PullRequestReport } from '../../sync/pull-request-report.js';
 import type { SyncClient, SyncResult } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
@@ -25,9 +26,11 @@ export interface SyncCommandOptions {
   refetch?: boolean;
   /** Write the pull-request body for what changed to this file (README, "Prompt updates as pull requests"). */
   report?: string;
+  /** After a breaking change, type-check the app and list its compile errors (docs/ci.md). */
+  typecheck?: boolean;
 }
 
-function summary(result: SyncResult, rootDir: string, report: PullRequestReport) {
+function summary(result: SyncResult, rootDir: string, report: PullRequestReport, typecheck: AppTypecheck | undefined) {
   const rel = (file: string) => path.relative(rootDir, file).split(path.sep).join('/');
   return {
     ok: true,
@@ -53,6 +56,7 @@ function summary(result: SyncResult, rootDir: string, report: PullRequestReport)
     ...(result.conflictedModule ? { conflictedModule: result.conflictedModule.map(rel) } : {}),
     /** The pull-request title of what changed (`sync --report`), empty when nothing did. */
     title: report.title,
+    ...(typecheck ? { typecheck } : {}),
   };
 }
 
@@ -61,15 +65,16 @@ function summary(result: SyncResult, rootDir: string, report: PullRequestReport)
  * removed. Built only when something reads it (`--report`, a GitHub step, `--json`'s title): a
  * sync of thousands of prompts would otherwise diff every one of them for nothing.
  */
-async function reportOf(result: SyncResult, config: ResolvedConfig): Promise<PullRequestReport> {
-  const [{ diffPrompts }, { pullRequestReport }] = await Promise.all([
+async function reportOf(result: SyncResult, config: ResolvedConfig, typecheck: AppTypecheck | undefined): Promise<PullRequestReport> {
+  const [{ diffPrompts }, { pullRequestReport }, { compileErrorsSection }] = await Promise.all([
     import('../../sync/diff-prompts.js'),
     import('../../sync/pull-request-report.js'),
+    import('../../sync/compile-errors.js'),
   ]);
   const names = new Set([...result.added, ...result.changed, ...result.removed].map((c) => c.name));
   const diffs = diffPrompts(result.before, result.after, names);
   const snapshotsDir = path.relative(config.rootDir, config.snapshotsDir).split(path.sep).join('/') || '.';
-  return pullRequestReport(diffs, result, { snapshotsDir });
+  return pullRequestReport(diffs, result, { snapshotsDir, ...(typecheck ? { breakingNotes: compileErrorsSection(typecheck) } : {}) });
 }
 
 /**
@@ -142,11 +147,16 @@ async function syncProject(
   } finally {
     progress.stop();
   }
+  // Only a changed parameter (or a removed prompt) can break a caller: otherwise there is nothing to look for.
+  const typecheck =
+    options.typecheck && result.breaking.length > 0
+      ? await (await import('../app-typecheck.js')).typecheckApp(config.rootDir, ctx.io.env)
+      : undefined;
   const publish = options.report !== undefined || Boolean(ctx.io.env.GITHUB_OUTPUT);
-  const report = publish || ctx.globals.json ? await reportOf(result, config) : undefined;
+  const report = publish || ctx.globals.json ? await reportOf(result, config, typecheck) : undefined;
   if (report && publish) await publishReport(ctx, report, options.report);
   if (report && ctx.globals.json) {
-    ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir, report) });
+    ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir, report, typecheck) });
     return 0;
   }
   const { colors } = ctx.logger;
@@ -189,9 +199,28 @@ async function syncProject(
     if (change) ctx.logger.info(`      breaking: ${describeBreaking(change)}`);
   }
   for (const r of result.renamed) ctx.logger.warn(`${r.name} is now exported as ${r.to} (was ${r.from}): update its imports`);
+  if (typecheck) printTypecheck(ctx, typecheck);
+  else if (options.typecheck && touched > 0) ctx.logger.info("No prompt function's parameter changed: the app was not type-checked.");
   printSkipped(ctx, result);
   ctx.logger.verbose(`wrote ${result.written.length} files, deleted ${result.deleted.length}`);
   return 0;
+}
+
+/** The app's type-check after a breaking sync: its errors, file and line first, as the pull request lists them. */
+function printTypecheck(ctx: CommandContext, typecheck: AppTypecheck): void {
+  if (typecheck.status === 'skipped') ctx.logger.warn(`The app was not type-checked: ${typecheck.reason}.`);
+  else if (typecheck.status === 'passed') ctx.logger.success(`${typecheck.command} passes after this sync: no call site needs a change`);
+  else {
+    const { errors } = typecheck;
+    const why = typecheck.timedOut ? 'timed out' : `failed (exit code ${typecheck.exitCode})`;
+    ctx.logger.warn(
+      errors.length > 0
+        ? `${typecheck.command} fails after this sync with ${pluralise(errors.length, 'error')}: the call sites to update`
+        : `${typecheck.command} ${why} after this sync; its last lines:`,
+    );
+    if (errors.length === 0) for (const line of typecheck.lastLines) ctx.logger.info(`  ${line}`);
+    for (const e of errors) ctx.logger.info(`  ${e.file === undefined ? '' : `${e.file}:${e.line}:${e.column} `}${e.code}: ${e.message}`);
+  }
 }
 
 /** Why a merged lockfile keeps a version: `only ours locked it`, `theirs, over v2: higher version`. */
