@@ -3,6 +3,7 @@ import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import type { PromptSummary } from '../types.js';
 import { describeIssue } from '../util/describe-issue.js';
+import { readJson } from './read-json-body.js';
 import { listPageSchema, unwrapEnvelope } from './schemas.js';
 import { limitText, serviceText } from './service-errors.js';
 import { InvalidBody, type ServiceTransport } from './service-transport.js';
@@ -46,13 +47,7 @@ export async function* listPages(
       maxBytes: limits.responseBytes,
       sizeLimit: limitText('responseBytes', limits),
       interpret: (answer) => {
-        let json: unknown;
-        try {
-          json = JSON.parse(answer.body.toString('utf8'));
-        } catch {
-          throw new InvalidBody(answer.body.length === 0 ? 'the body is empty' : `the body is not JSON (${answer.body.length} bytes)`);
-        }
-        const data = unwrapEnvelope(json, 'prompts');
+        const data = unwrapEnvelope(readJson(answer), 'prompts');
         // Counted before validation: a page of 200,000 items is refused without checking each.
         const count = Array.isArray((data as { prompts?: unknown })?.prompts) ? (data as { prompts: unknown[] }).prompts.length : 0;
         if (listed + count > limits.listItems) {
@@ -62,7 +57,8 @@ export async function* listPages(
           );
         }
         const parsed = listPageSchema.safeParse(data);
-        if (!parsed.success) throw new InvalidBody(describeIssue(parsed.error));
+        // The same page comes back on a retry: the field is named at once.
+        if (!parsed.success) throw new InvalidBody(describeIssue(parsed.error), { retry: false });
         return parsed.data;
       },
     });

@@ -90,4 +90,6 @@ export interface ResolvedConfig {
   limits: Limits;
   /** From PROMPTLOCK_API_KEY, else BAYT_API_KEY. Never from a file. */
   apiKey: string | undefined;
+  /** Where the key was read, as errors name it: `PROMPTLOCK_API_KEY in .env.local`. */
+  apiKeySource?: string | undefined;
 }

@@ -4,12 +4,12 @@
  * holding off when the service says so (never longer than the CLI's cap), and sharing through the
  * fleet cache only what passed validation.
  */
-import { Pool } from 'undici';
+import type { PromptServiceClient } from '../api/create-client.js';
 import { CLIENT_DEFAULTS } from '../config/client-defaults.js';
 import { RequestWindow } from '../util/poll-budget.js';
 import { adopt } from './adopt.js';
 import type { LiveConnection } from './connection.js';
-import { fetchLivePrompt } from './fetch-live.js';
+import { fetchLivePrompt, liveClient } from './fetch-live.js';
 import { type CacheRead, FleetCache } from './fleet-cache.js';
 import { cleanReason, fallback, type PromptState } from './prompt-state.js';
 import type { LiveSettings } from './settings.js';
@@ -27,7 +27,8 @@ export class Refresher {
   readonly #cache: FleetCache;
   readonly #emit: (event: LiveEvent) => void;
   readonly #budget = new RequestWindow();
-  #pool: Pool | undefined;
+  /** The CLI's own client (src/api/), opened at the first refresh. */
+  #client: PromptServiceClient | undefined;
   /** A 429 or an exhausted window holds every refresh of this process until then. */
   #heldUntil = 0;
   /** Since when every store operation failed, or undefined while it answers. */
@@ -61,7 +62,7 @@ export class Refresher {
   async close(states: Iterable<PromptState>): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.allSettled([this.#pool?.destroy()]);
+    await Promise.allSettled([this.#client?.destroy()]);
     await Promise.allSettled([...states].map((state) => state.inflight));
     await Promise.allSettled([this.#cache.store.close()]);
   }
@@ -181,27 +182,16 @@ export class Refresher {
     return true;
   }
 
-  #target() {
-    const url = new URL(this.#connection.baseUrl);
-    this.#pool ??= new Pool(url.origin, { connections: 4, keepAliveTimeout: 30_000, pipelining: 1 });
-    return {
-      dispatcher: this.#pool,
-      baseUrl: this.#connection.baseUrl,
-      basePath: url.pathname.replace(/\/+$/, ''),
-      apiKey: this.#connection.apiKey,
-      timeoutMs: this.#settings.requestTimeoutMs,
-    };
-  }
-
   async #fetch(state: PromptState, key: string, stored: StoredPrompt | undefined, now: number): Promise<void> {
     const { ttlMs } = this.#settings;
     this.#budget.record(1, now);
     const selector = state.selector;
-    const outcome = await fetchLivePrompt(this.#target(), selector === null ? state.name : `${state.name}:${selector}`, MAX_HOLD_MS);
+    this.#client ??= liveClient(this.#connection, this.#settings.requestTimeoutMs);
+    const name = selector === null ? state.name : `${state.name}:${selector}`;
+    // An answer with X-RateLimit-Remaining: 0 is held by the client itself: the next refresh is
+    // refused unsent, with the time to the reset, and holds every refresh of the process as a 429 does.
+    const outcome = await fetchLivePrompt(this.#client, this.#connection.baseUrl, name, MAX_HOLD_MS);
     if (this.#closed) return;
-    if (outcome.rateLimit && outcome.rateLimit.remaining === 0) {
-      this.#heldUntil = Math.max(this.#heldUntil, Math.min(outcome.rateLimit.resetAtMs, Date.now() + MAX_HOLD_MS));
-    }
     let holdMs = ttlMs;
     if (outcome.ok) {
       // Only an answer that passed validation is shared with the fleet.

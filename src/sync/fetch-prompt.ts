@@ -13,6 +13,7 @@ import { encodeSnapshot } from '../store/snapshot-format.js';
 import type { StagedFile, Stager } from '../store/staged-file.js';
 import { listVariables } from '../template/index.js';
 import { type ContextItem, type Prompt, promptTexts } from '../types.js';
+import { haltsRun } from './for-each-prompt.js';
 import type { FetchedPrompt, ReusableFile, SyncClient } from './types.js';
 
 /** Largest context file downloaded when the service does not give its size. */
@@ -75,23 +76,45 @@ export interface FetchOptions {
 
 /**
  * Downloads a context file to a staged file, hashed and counted as it arrives: memory holds a few
- * chunks, never the file. On any failure the staged file is removed.
+ * chunks, never the file. On any failure the staged file is removed, and the failure is one of
+ * the file (`fileError`), never of the prompt.
  */
-async function downloadToStage(client: SyncClient, stager: Stager | undefined, item: ContextItem): Promise<StagedFile> {
+async function downloadToStage(client: SyncClient, stager: Stager | undefined, name: string, item: ContextItem): Promise<StagedFile> {
   if (!stager) throw new Error('fetchPrompt: context files are downloaded only with a stager');
-  const { url } = await client.getContextDownloadUrl(item.id);
-  const file = await stager.create();
   try {
-    await client.downloadFileTo(
-      url,
-      { maxBytes: item.fileSize ?? MAX_CONTEXT_FILE_BYTES, ...(item.fileSize == null ? {} : { expectedSize: item.fileSize }) },
-      file,
-    );
-    return await file.finish();
+    const { url } = await client.getContextDownloadUrl(item.id);
+    const file = await stager.create();
+    try {
+      await client.downloadFileTo(
+        url,
+        { maxBytes: item.fileSize ?? MAX_CONTEXT_FILE_BYTES, ...(item.fileSize == null ? {} : { expectedSize: item.fileSize }) },
+        file,
+      );
+      return await file.finish();
+    } catch (error) {
+      await file.discard();
+      throw error;
+    }
   } catch (error) {
-    await file.discard();
-    throw error;
+    throw fileError(error, name, item);
   }
+}
+
+/**
+ * A context file that could not be fetched, as an error of that file: the answer of a file
+ * endpoint (a 404 of the download address or of the file itself) never reads as the prompt's own
+ * answer, so no rule that takes a 404 for "no published version" can drop a locked prompt for it
+ * (docs/service-interface.md, "Context files"). What ends the run (a key refused, the service
+ * down, a run total) stays as it is.
+ */
+function fileError(error: unknown, name: string, item: ContextItem): unknown {
+  if (!(error instanceof ServiceError) || haltsRun(error) || error.status === 401 || error.status === 403) return error;
+  const file = item.fileName ? `${JSON.stringify(item.fileName)} (${item.id})` : item.id;
+  return new ServiceError(`The context file ${file} of ${name} could not be fetched: ${error.message}`, {
+    code: 'context_file',
+    cause: error,
+    hint: `${error.hint ? `${error.hint} ` : ''}Nothing was written; ${name} stays as locked. Run sync again once the service serves the file, or sync without contextFiles.`,
+  });
 }
 
 export async function fetchPrompt(
@@ -133,7 +156,7 @@ export async function fetchPrompt(
         files.push({ path, content: reuse.content });
         continue;
       }
-      const staged = await downloadToStage(client, options.stager, item);
+      const staged = await downloadToStage(client, options.stager, name, item);
       lockedFiles[item.id] = { path, size: staged.size, integrity: staged.integrity };
       files.push({ path, content: staged });
     }

@@ -126,6 +126,8 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
       fetched: resolved.fetched.length,
       savedByList: resolved.savedByList ?? 0,
       skipped: resolved.skipped ?? [],
+      warnings: resolved.warnings ?? [],
+      listWithoutVersions: resolved.listWithoutVersions === true,
       ...files,
       before,
       after,

@@ -127,12 +127,16 @@ export interface ResolvedPrompts {
   savedByList?: number;
   /** Prompts a glob (or "every prompt") matched that were left out, with the reason (a package with only a draft). */
   skipped?: SkippedPrompt[];
+  /** What the run noticed and went on with (a list that names one prompt with two ids). */
+  warnings?: string[];
+  /** The list named no version at all, so the floating prompts it could have proven unchanged were each fetched. */
+  listWithoutVersions?: boolean;
 }
 
 /** A prompt the list named for a glob that a sync left out, and why. */
 interface SkippedPrompt {
   name: string;
-  /** `no published version yet`. */
+  /** `no published version yet`, `no draft`. */
   reason: string;
 }
 
@@ -159,8 +163,15 @@ export interface SyncResult extends LockChanges {
   fetched: number;
   /** Gets the list saved: floating prompts it named at their locked version. */
   savedByList: number;
-  /** Prompts a glob matched that are not in the lockfile: a package with only a draft. */
+  /** Prompts a glob matched that are not in the lockfile: a package with only a draft, or no draft for `:draft`. */
   skipped: SkippedPrompt[];
+  /** What the run noticed and went on with, one sentence each (a list naming one prompt with two ids). */
+  warnings: string[];
+  /**
+   * True when the list named no version at all, so floating prompts locked before were each
+   * fetched instead of proven unchanged by it: why a sync of unchanged prompts cost a get each.
+   */
+  listWithoutVersions: boolean;
   written: string[];
   deleted: string[];
   /** Prompts before (a dry run: every one; a sync: those it changed or removed) and after, for `diff` and `--report`. */

@@ -42,8 +42,10 @@ function summary(result: SyncResult, rootDir: string, report: PullRequestReport,
     unchanged: result.unchanged,
     breaking: result.breaking.map(({ name, change }) => ({ name, ...change, message: describeBreaking(change) })),
     skipped: result.skipped,
+    warnings: result.warnings,
     fetched: result.fetched,
     savedByList: result.savedByList,
+    listWithoutVersions: result.listWithoutVersions,
     written: result.written.map(rel),
     deleted: result.deleted.map(rel),
     requests: result.requests,
@@ -140,7 +142,7 @@ async function syncProject(
         refetch: options.refetch,
         onEvent: progress.onEvent,
       },
-      { ...callerOf(ctx), config, connect },
+      { ...callerOf(ctx, progress.onWait), config, connect },
     );
   } finally {
     progress.stop();
@@ -172,8 +174,11 @@ async function syncProject(
   }
   const seconds = (result.durationMs / 1000).toFixed(1);
   const touched = result.added.length + result.changed.length + result.removed.length;
+  for (const warning of result.warnings) ctx.logger.warn(warning);
   const saved = result.savedByList ? `, ${pluralise(result.savedByList, 'get')} saved by the list` : '';
-  const requests = `${pluralise(result.requests, 'request')}${result.retries ? `, ${pluralise(result.retries, 'retry', 'retries')}` : ''}${saved}`;
+  // Why a sync of unchanged prompts cost a get each (docs/performance.md).
+  const why = result.listWithoutVersions ? "; the service's list names no versions, so each prompt was fetched" : '';
+  const requests = `${pluralise(result.requests, 'request')}${result.retries ? `, ${pluralise(result.retries, 'retry', 'retries')}` : ''}${saved}${why}`;
   if (touched === 0 && result.written.length === 0 && result.deleted.length === 0) {
     ctx.logger.success(`${pluralise(result.prompts, 'prompt')} up to date, no file changed (${requests}, ${seconds} s)`);
     printSkipped(ctx, result);
@@ -224,9 +229,10 @@ function describeDecision(d: MergeDecision): string {
   return `${d.kept}${d.other ? `, over ${d.other}` : ''}: ${d.reason}`;
 }
 
-/** One line per prompt a glob matched and the sync left out (a package with only a draft). */
+/** One line per prompt a glob matched and the sync left out (a package with only a draft, or no draft for `:draft`). */
 function printSkipped(ctx: CommandContext, result: SyncResult): void {
   for (const { name, reason } of result.skipped) {
-    ctx.logger.info(`skipped ${name}: ${reason}; add "${name}:draft" to follow its draft`);
+    const fix = reason === 'no published version yet' ? `; add "${name}:draft" to follow its draft` : '';
+    ctx.logger.info(`skipped ${name}: ${reason}${fix}`);
   }
 }
