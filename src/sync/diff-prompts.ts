@@ -5,8 +5,9 @@
 import { structuredPatch } from 'diff';
 import { encodeSnapshot } from '../store/snapshot-format.js';
 import { listVariables, type Variable } from '../template/index.js';
-import { terminalText } from '../terminal-text.js';
+import { oneLine, terminalText } from '../terminal-text.js';
 import { type Prompt, promptTexts } from '../types.js';
+import { codeBlock, codeSpan } from '../util/markdown-text.js';
 import { type BreakingChange, breakingChange, describeBreaking } from './breaking-change.js';
 
 export interface FieldDiff {
@@ -178,7 +179,8 @@ export function formatDiffText(diffs: readonly PromptDiff[], paint: Paint = (_k,
     out.push(paint('title', `${mark} ${d.name}  ${versions}${d.breaking ? '  BREAKING' : ''}`));
     if (d.breaking) out.push(`  breaking: ${describeBreaking(d.breaking)}`);
     if (d.status === 'removed') continue;
-    if (d.timestamps) out.push(`  timestamps changed: ${d.timestamps.join(', ')}`);
+    // Keys of extra fields are the service's text: each on one line.
+    if (d.timestamps) out.push(`  timestamps changed: ${d.timestamps.map(oneLine).join(', ')}`);
     for (const field of d.fields) {
       out.push(`  ${field.field}:${field.replaced ? ` ${describeReplaced(field.replaced)}` : ''}`);
       for (const line of field.lines) {
@@ -192,12 +194,6 @@ export function formatDiffText(diffs: readonly PromptDiff[], paint: Paint = (_k,
   return `${out.join('\n')}\n`;
 }
 
-/** A fence longer than any run of backticks in the body, so prompt texts cannot break out of it. */
-function fenceFor(body: string): string {
-  const longest = Math.max(2, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(longest + 1);
-}
-
 export function formatDiffMarkdown(diffs: readonly PromptDiff[]): string {
   if (diffs.length === 0) return '**promptlock:** no prompt changes.\n';
   const breaking = diffs.filter((d) => d.breaking).length;
@@ -206,7 +202,11 @@ export function formatDiffMarkdown(diffs: readonly PromptDiff[]): string {
   return `${out.join('\n')}\n`;
 }
 
-/** One prompt's section of the markdown diff: a `###` heading, the breaking change, each field as a fenced diff. */
+/**
+ * One prompt's section of the markdown diff: a `###` heading, the breaking change, each field as a
+ * fenced diff. Every text from the service (names, variable names, keys, the texts) is code,
+ * through src/util/markdown-text.ts (docs/security.md, "Text a reviewer reads").
+ */
 export function markdownSection(d: PromptDiff): string[] {
   const versions =
     d.status === 'changed'
@@ -216,18 +216,16 @@ export function markdownSection(d: PromptDiff): string[] {
       : d.status === 'added'
         ? `added at ${d.to}`
         : `removed (was ${d.from})`;
-  const out = [`### ${d.breaking ? '⚠️ **Breaking** ' : ''}\`${d.name}\` — ${versions}`, ''];
-  if (d.breaking) out.push(`**Breaking:** ${describeBreaking(d.breaking)}.`, '');
+  const out = [`### ${d.breaking ? '⚠️ **Breaking** ' : ''}${codeSpan(d.name)} — ${versions}`, ''];
+  if (d.breaking) out.push(`**Breaking:** ${describeBreaking(d.breaking, codeSpan)}.`, '');
   if (d.status === 'removed') return out;
-  if (d.timestamps) out.push(`_Timestamps changed: ${d.timestamps.join(', ')}_`, '');
+  if (d.timestamps) out.push(`_Timestamps changed:_ ${d.timestamps.map(codeSpan).join(', ')}`, '');
   for (const field of d.fields) {
     if (field.replaced) {
       out.push(`**${field.field}**: ${describeReplaced(field.replaced)}`, '');
       continue;
     }
-    const body = field.lines.join('\n');
-    const fence = fenceFor(body);
-    out.push(`**${field.field}**`, '', `${fence}diff`, body, fence, '');
+    out.push(`**${field.field}**`, '', ...codeBlock(field.lines.join('\n'), 'diff'), '');
   }
   return out;
 }

@@ -83,7 +83,11 @@ export function runBuiltCli(
  * process of its own: the same exit code, output and key check as `runBuiltCli`, without the
  * 0.5 s start of a Node.js process. Spawn the built CLI only for argv, kills, installs and bundlers.
  */
-export async function runCliInProcess(args: readonly string[], options: { cwd: string; env?: CliEnv }): Promise<CliRun> {
+export async function runCliInProcess(
+  args: readonly string[],
+  // `timeoutMs` is accepted for callers that also run the built CLI: in process, the test's own timeout applies.
+  options: { cwd: string; env?: CliEnv; timeoutMs?: number },
+): Promise<CliRun> {
   const env = cliEnv(options.env);
   const io = memoryIO({ env, cwd: options.cwd });
   const code = await runCli(args, io);

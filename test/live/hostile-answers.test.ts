@@ -106,7 +106,7 @@ it('cleans and cuts the service’s error text in status() and events', async ()
   await prompts['@acme/a']!({ name: 'Ada' });
   const fallback = events.find((e) => e.type === 'fallback') as { reason: string } | undefined;
   for (const text of [fallback!.reason, prompts.status()[0]!.reason]) {
-    expect(text).toMatch(/^the service at \S+ answered 500 internal: +line one line two evil x+… \(cut at 500 characters\)/);
+    expect(text).toMatch(/^the service at \S+ answered 500 internal: +line one\\nline two evil x+… \(cut at 500 characters\)/);
     expect(text).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
     expect(text.length).toBeLessThan(MAX_REASON_CHARS + 200);
   }
