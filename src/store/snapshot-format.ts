@@ -1,12 +1,16 @@
 /**
  * Snapshot files: the prompt as the service returned it (fetched without variables), minus the
  * volatile `metadata.generatedAt`, keys in a stable order. Texts that span several lines are stored
- * as an array of lines, so a one-line edit of a prompt is a one-line git diff.
+ * as an array of lines, so a one-line edit of a prompt is a one-line git diff. Characters a
+ * reviewer cannot see (bidi controls, zero-width characters: src/util/hidden-characters.ts) are
+ * written as JSON escapes (`\u202e`), which read back as the same value: the pull request shows
+ * them, and the lockfile's integrity, taken over the value, does not depend on how they are written.
  */
 import { LockfileError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { describeProblem, validatePrompt } from '../prompt-grammar.js';
 import { PROMPT_FIELD_ORDER, type Prompt } from '../types.js';
+import { showHidden } from '../util/hidden-characters.js';
 import { sortKeysDeep } from '../util/sort-keys-deep.js';
 import { integrityOf } from './integrity.js';
 
@@ -40,9 +44,20 @@ function toSnapshotObject(prompt: Prompt): Record<string, unknown> {
   return out;
 }
 
-/** Serialises a prompt to the canonical snapshot text (2-space JSON, trailing newline). */
-export function encodeSnapshot(prompt: Prompt): string {
+/** The canonical JSON of a snapshot (2-space JSON, trailing newline), every character as it is: what the integrity covers. */
+function canonicalSnapshot(prompt: Prompt): string {
   return `${JSON.stringify(toSnapshotObject(prompt), null, 2)}\n`;
+}
+
+/** The snapshot file for a prompt: the canonical JSON with hidden characters escaped, and its lockfile integrity. */
+export function snapshotFile(prompt: Prompt): { text: string; integrity: string } {
+  const canonical = canonicalSnapshot(prompt);
+  return { text: showHidden(canonical), integrity: integrityOf(canonical) };
+}
+
+/** Serialises a prompt to the snapshot file's text. */
+export function encodeSnapshot(prompt: Prompt): string {
+  return showHidden(canonicalSnapshot(prompt));
 }
 
 /**
@@ -86,8 +101,8 @@ export function decodeSnapshot(text: string, where: string, limits?: Readonly<Li
 
 /**
  * Integrity of a snapshot: sha256 over its canonical encoding, so line-ending conversions by git
- * do not matter but any change of content does.
+ * and how hidden characters are written do not matter, but any change of content does.
  */
 export function snapshotIntegrity(prompt: Prompt): string {
-  return integrityOf(encodeSnapshot(prompt));
+  return integrityOf(canonicalSnapshot(prompt));
 }

@@ -9,7 +9,7 @@ import { describeProblem, validatePrompt } from '../prompt-grammar.js';
 import { integrityOf } from '../store/integrity.js';
 import type { LockEntry, LockedFile } from '../store/lockfile-format.js';
 import { boundedFileName } from '../store/paths.js';
-import { encodeSnapshot } from '../store/snapshot-format.js';
+import { snapshotFile } from '../store/snapshot-format.js';
 import type { StagedFile, Stager } from '../store/staged-file.js';
 import { listVariables } from '../template/index.js';
 import { type ContextItem, type Prompt, promptTexts } from '../types.js';
@@ -31,12 +31,12 @@ function variablesOf(name: string, prompt: Prompt) {
 
 /** Lock entry and snapshot text for a prompt already in hand. */
 export function lockPrompt(name: string, selector: Selector | null, prompt: Prompt): Omit<FetchedPrompt, 'files'> {
-  const snapshot = encodeSnapshot(prompt);
+  const { text: snapshot, integrity } = snapshotFile(prompt);
   const entry: LockEntry = {
     selector,
     version: prompt.version,
     id: prompt.id,
-    integrity: integrityOf(snapshot),
+    integrity,
     variables: variablesOf(name, prompt),
   };
   return { name, prompt, snapshot, entry };
