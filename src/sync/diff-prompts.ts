@@ -22,12 +22,14 @@ export interface FieldDiff {
 }
 
 /**
- * Bounds of the line diff (jsdiff's Myers diff is quadratic in the number of changed lines): a
- * field whose texts differ by more than `maxEditLength` lines added plus removed, or a diff still
- * computing when the run's `budgetMs` is spent (each field gets at least `minimumMs`), is shown as
- * "text replaced" with its line counts.
+ * Bounds of the line diff (jsdiff's Myers diff costs lines × changed lines): a field whose texts
+ * differ by more than `maxEditLength` lines added plus removed is shown as "text replaced" with its
+ * line counts. The run's diffs share `budgetMs`, with no floor per field (issue 30: 100 large
+ * prompts cost the budget, not 100 floors): once it is spent, a field of at most `smallLines`
+ * lines (both sides together, well under a millisecond) is still diffed, so an ordinary edit is
+ * shown whatever came before it, and a larger one is "text replaced".
  */
-const DIFF_BOUNDS = { maxEditLength: 1000, budgetMs: 1500, minimumMs: 100 };
+const DIFF_BOUNDS = { maxEditLength: 1000, budgetMs: 1500, smallLines: 400 };
 
 export interface PromptDiff {
   name: string;
@@ -84,19 +86,20 @@ function text(prompt: Prompt | undefined, field: string): string | undefined {
 function lineDiff(field: string, before: string | undefined, after: string | undefined, deadline: number): FieldDiff | undefined {
   if (before === after) return undefined;
   const asLines = (value: string | undefined) => (value === undefined ? '' : `${value}\n`);
+  const count = (value: string | undefined) => (value === undefined ? 0 : value.split('\n').length);
+  const replaced = () => ({ field, lines: [], replaced: { before: count(before), after: count(after) } });
   // A side with no text is all additions (or deletions): linear, so not bounded by edit length.
   const oneSided = !before || !after;
+  const left = deadline - Date.now();
+  const small = count(before) + count(after) <= DIFF_BOUNDS.smallLines;
+  if (!oneSided && left <= 0 && !small) return replaced();
   const patch = structuredPatch(field, field, asLines(before), asLines(after), '', '', {
     context: 3,
     ...(oneSided ? {} : { maxEditLength: DIFF_BOUNDS.maxEditLength }),
-    // Once the run's budget is spent, each field still gets a little: an ordinary diff (well under
-    // `minimumMs`) is never cut short because earlier prompts were large.
-    timeout: Math.max(DIFF_BOUNDS.minimumMs, deadline - Date.now()),
+    // A small field needs no timeout (its cost is bounded by its size); any other gets what is left.
+    ...(oneSided || (small && left <= 0) ? {} : { timeout: Math.max(1, left) }),
   });
-  if (!patch) {
-    const count = (value: string | undefined) => (value === undefined ? 0 : value.split('\n').length);
-    return { field, lines: [], replaced: { before: count(before), after: count(after) } };
-  }
+  if (!patch) return replaced();
   const lines: string[] = [];
   for (const hunk of patch.hunks) {
     // An empty side is written `-0,0` as GNU diff does (jsdiff numbers it from 1).

@@ -131,7 +131,7 @@ class ServiceResolution {
   private listed(): Promise<string[]> {
     this.listing ??= (async () => {
       this.options.onEvent?.({ type: 'phase', phase: 'list' });
-      const client = await this.pool.client();
+      const client = this.totals.watch(await this.pool.client());
       const names = new Set<string>();
       for await (const page of client.listPages ? client.listPages() : wholeList(client)) {
         const { names: pageNames, versions } = readListing(page, this.options.config.workspace);
