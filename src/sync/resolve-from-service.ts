@@ -12,7 +12,7 @@ import { editDistance } from '../util/edit-distance.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
 import { clientPool } from './for-each-prompt.js';
 import { readListing } from './list-names.js';
-import { exactSelector } from './merge-resolution.js';
+import { confirmFetched, exactSelector } from './merge-resolution.js';
 import { namedTargets, targetsOf } from './resolve-targets.js';
 import { RunTotals } from './run-totals.js';
 import type { FetchedPrompt, ResolvedPrompts, ReusableFile, SyncClient, SyncInputs, Target } from './types.js';
@@ -247,6 +247,8 @@ class ServiceResolution {
         ...(isHeld ? { exactVersion: exactSelector(locked!.version) } : {}),
       });
       this.totals.countPrompt(fetched);
+      // Two texts of one version in a merged lockfile: the service's must be one of them.
+      if (unconfirmed) confirmFetched(unconfirmed, fetched.entry.integrity);
       await inputs.onFetched?.(fetched);
       this.progress(target.name, true);
       return { name: target.name, entry: fetched.entry, fetched };
