@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FileSystemError, LockfileError, PromptlockError } from '../errors.js';
@@ -31,23 +30,6 @@ export function contextFilePath(snapshotsDir: string, name: string, relative: st
     );
   }
   return path.join(snapshotsDir, parsed!.workspace, `${parsed!.package}.files`, file);
-}
-
-/** Longest context file name stored: well below any file system's limit (255 bytes), with room for a temporary suffix. */
-const MAX_FILE_NAME = 100;
-
-/**
- * A context file name (already one plain name of `[A-Za-z0-9._-]`) short enough for every file
- * system: a longer one keeps its start and its extension, with a short hash of the whole name
- * between them, so two long names that differ only at their end stay two files. Deterministic:
- * the same name always gives the same file.
- */
-export function boundedFileName(name: string): string {
-  if (name.length <= MAX_FILE_NAME) return name;
-  const dot = name.lastIndexOf('.');
-  const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
-  const hash = createHash('sha256').update(name).digest('hex').slice(0, 10);
-  return `${name.slice(0, MAX_FILE_NAME - extension.length - hash.length - 1)}-${hash}${extension}`;
 }
 
 /** Errors of a path that cannot exist on this disk (a name too long): such a file is missing, never an error. */
