@@ -196,7 +196,7 @@ describe('init --ci github', () => {
     expect(update.outputs).toEqual({ changed: 'true', breaking: 'true', title: 'Update 2 prompts (1 breaking)' });
     const body = await readFile(path.join(runner, 'promptlock-report.md'), 'utf8');
     expect(body.startsWith('## Update 2 prompts (1 breaking)\n')).toBe(true);
-    expect(body).toContain("- `@acme/support-reply`: its function's parameter changes (variables added: count)");
+    expect(body).toContain("- `@acme/support-reply`: its function's parameter changes (variables added: `count`)");
     expect(body.indexOf('### Breaking changes')).toBeLessThan(body.indexOf('### Changes'));
     expect(body.indexOf('`@acme/support-reply` — v1 → v2')).toBeLessThan(body.indexOf('`@acme/welcome` — v1 → v2'));
     expect(body).toContain('+Hello {{customer_name}}, you have {{count:number}} unread messages.');
