@@ -200,7 +200,7 @@ describe('init --ci github', () => {
     expect(body.indexOf('### Breaking changes')).toBeLessThan(body.indexOf('### Changes'));
     expect(body.indexOf('`@acme/support-reply` — v1 → v2')).toBeLessThan(body.indexOf('`@acme/welcome` — v1 → v2'));
     expect(body).toContain('+Hello {{customer_name}}, you have {{count:number}} unread messages.');
-    expect(body).toContain('_Timestamps changed: metadata.createdAt_');
+    expect(body).toContain('_Timestamps changed:_ `metadata.createdAt`');
     if (process.env.UPDATE_GOLDEN) await writeFile(EXAMPLE, body);
     expect(body).toBe(await readFile(EXAMPLE, 'utf8'));
 
