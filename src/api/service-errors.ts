@@ -6,7 +6,7 @@ import { ServiceError } from '../errors.js';
 import { describeLimit, type LimitName, type Limits } from '../limits.js';
 import { parsePackageName } from '../package-name.js';
 import { maskKey, redact } from '../secrets.js';
-import { terminalText } from '../terminal-text.js';
+import { oneLine } from '../terminal-text.js';
 import { pluralise } from '../util/pluralise.js';
 import type { AttemptFailure } from './http-attempt.js';
 import type { ErrorBody } from './schemas.js';
@@ -207,10 +207,10 @@ export function limitText(name: LimitName, limits: Readonly<Limits>): string {
   return `the limit ${describeLimit(name, limits)}`;
 }
 
-/** Text the service sent, fit to print: control characters removed, cut at `max` characters. */
+/** Text the service sent, fit to print inside a message: one line (src/terminal-text.ts), cut at `max` characters. */
 export function serviceText(text: string | undefined, max: number): string | undefined {
   if (text === undefined) return undefined;
-  const clean = terminalText(text);
+  const clean = oneLine(text);
   return clean.length > max ? `${clean.slice(0, max)}… (cut at ${max} characters)` : clean;
 }
 

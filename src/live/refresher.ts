@@ -75,6 +75,13 @@ export class Refresher {
     return adopt(state, raw, source, { apiKey: this.#connection.apiKey, emit: this.#emit });
   }
 
+  /** Takes the fleet's entry, and remembers its fetch time as seen. */
+  #adoptStored(state: PromptState, stored: StoredPrompt): boolean {
+    if (!this.#adopt(state, stored.prompt, 'cache')) return false;
+    state.seenAt = Math.max(state.seenAt ?? 0, stored.fetchedAt);
+    return true;
+  }
+
   async #store<T>(operation: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false }> {
     try {
       const value = await operation();
@@ -119,8 +126,11 @@ export class Refresher {
     let stored = await this.#read(state, key);
     // A time ahead of ours by more than clock skew is not believed: it would keep the entry fresh.
     if (stored && stored.fetchedAt > now + CLOCK_SKEW_MS) stored = undefined;
+    // Signed, but older than an answer this instance already took: a captured entry written back
+    // would step the prompt back to a version the service withdrew since (docs/live.md).
+    if (stored && state.seenAt !== undefined && stored.fetchedAt < state.seenAt) stored = undefined;
     if (stored && now - stored.fetchedAt < ttlMs) {
-      if (this.#adopt(state, stored.prompt, 'cache')) {
+      if (this.#adoptStored(state, stored)) {
         state.waitingSince = undefined;
         state.nextCheckAt = stored.fetchedAt + ttlMs;
         return;
@@ -131,12 +141,12 @@ export class Refresher {
     // older than the longest hold a service may impose plus a request.
     if (stored && now - stored.fetchedAt > ttlMs + MAX_HOLD_MS + requestTimeoutMs) stored = undefined;
     if (this.#connection.unusable) {
-      if (stored) this.#adopt(state, stored.prompt, 'cache');
+      if (stored) this.#adoptStored(state, stored);
       this.#fallback(state, this.#connection.unusable);
       return;
     }
     if (now < this.#heldUntil) {
-      if (stored) this.#adopt(state, stored.prompt, 'cache');
+      if (stored) this.#adoptStored(state, stored);
       state.nextCheckAt = this.#heldUntil;
       this.#fallback(
         state,
@@ -145,14 +155,14 @@ export class Refresher {
       return;
     }
     if (this.#budget.used(now) >= perMinute) {
-      if (stored) this.#adopt(state, stored.prompt, 'cache');
+      if (stored) this.#adoptStored(state, stored);
       state.nextCheckAt = now + Math.min(ttlMs, 1000);
       this.#fallback(state, `the refresh budget of ${perMinute} requests a minute is used up`);
       return;
     }
     if (!(await this.#elected(state, key, now))) {
       // Another instance refreshes this prompt: look at the store again soon for its answer.
-      if (stored) this.#adopt(state, stored.prompt, 'cache');
+      if (stored) this.#adoptStored(state, stored);
       state.nextCheckAt = now + Math.max(25, Math.floor(ttlMs / 4));
       return;
     }
@@ -195,7 +205,11 @@ export class Refresher {
     let holdMs = ttlMs;
     if (outcome.ok) {
       // Only an answer that passed validation is shared with the fleet.
-      if (this.#adopt(state, outcome.prompt, 'live')) await this.#store(() => this.#cache.set(key, Date.now(), outcome.prompt));
+      const fetchedAt = Date.now();
+      if (this.#adopt(state, outcome.prompt, 'live')) {
+        state.seenAt = fetchedAt;
+        await this.#store(() => this.#cache.set(key, fetchedAt, outcome.prompt));
+      }
     } else {
       if (outcome.retryAfterMs !== undefined) {
         const wait = Math.min(outcome.retryAfterMs, MAX_HOLD_MS);
@@ -204,7 +218,7 @@ export class Refresher {
         holdMs = Math.max(ttlMs, wait);
       }
       // What the service answered last may still be in the store (fetched by another instance).
-      if (stored) this.#adopt(state, stored.prompt, 'cache');
+      if (stored) this.#adoptStored(state, stored);
       this.#fallback(state, outcome.reason);
     }
     await this.#store(() => this.#cache.store.hold(key, holdMs));

@@ -4,8 +4,9 @@
  * pull-request body that lists them under "Breaking changes", file and line first, bounded.
  * Pure: output in, data and markdown out; the CLI runs the type-check.
  */
+
+import { codeSpan } from '../util/markdown-text.js';
 import { pluralise } from '../util/pluralise.js';
-import { codeSpan } from './pull-request-report.js';
 
 export interface CompileError {
   /** As the compiler printed it, relative to the project when it was inside; undefined for a project-wide error. */

@@ -8,8 +8,7 @@ import { formatPackageName, parsePackageName, recordedName, type Selector } from
 import { describeProblem, validatePrompt } from '../prompt-grammar.js';
 import { integrityOf } from '../store/integrity.js';
 import type { LockEntry, LockedFile } from '../store/lockfile-format.js';
-import { boundedFileName } from '../store/paths.js';
-import { encodeSnapshot } from '../store/snapshot-format.js';
+import { contextFileNames, snapshotFile } from '../store/snapshot-format.js';
 import type { StagedFile, Stager } from '../store/staged-file.js';
 import { listVariables } from '../template/index.js';
 import { type ContextItem, type Prompt, promptTexts } from '../types.js';
@@ -19,25 +18,18 @@ import type { FetchedPrompt, ReusableFile, SyncClient } from './types.js';
 /** Largest context file downloaded when the service does not give its size. */
 const MAX_CONTEXT_FILE_BYTES = 100 * 1024 * 1024;
 
-/** `product FAQ (v2).pdf` → `product-FAQ-v2-.pdf`: safe on every file system, never a path. */
-function safeFileName(item: ContextItem): string {
-  const base = (item.fileName ?? '').split(/[\\/]/).pop() ?? '';
-  const cleaned = base.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '');
-  return cleaned || item.id.replace(/[^A-Za-z0-9._-]+/g, '-');
-}
-
 function variablesOf(name: string, prompt: Prompt) {
   return listVariables(promptTexts(prompt), name);
 }
 
 /** Lock entry and snapshot text for a prompt already in hand. */
 export function lockPrompt(name: string, selector: Selector | null, prompt: Prompt): Omit<FetchedPrompt, 'files'> {
-  const snapshot = encodeSnapshot(prompt);
+  const { text: snapshot, integrity } = snapshotFile(prompt);
   const entry: LockEntry = {
     selector,
     version: prompt.version,
     id: prompt.id,
-    integrity: integrityOf(snapshot),
+    integrity,
     variables: variablesOf(name, prompt),
   };
   return { name, prompt, snapshot, entry };
@@ -142,13 +134,12 @@ export async function fetchPrompt(
   const files: FetchedPrompt['files'] = [];
   if (options.withFiles) {
     const lockedFiles: Record<string, LockedFile> = {};
-    const used = new Set<string>();
+    // Named by the snapshot format (serve finds them by the same names), bounded before anything is
+    // staged: a name too long for the disk would fail after the commit point.
+    const names = contextFileNames(prompt.context);
     for (const item of prompt.context) {
       if (item.type !== 'file') continue;
-      // Bounded before anything is staged: a name too long for the disk would fail after the commit point.
-      let fileName = boundedFileName(safeFileName(item));
-      if (used.has(fileName)) fileName = boundedFileName(`${item.id.replace(/[^A-Za-z0-9._-]+/g, '-')}-${safeFileName(item)}`);
-      used.add(fileName);
+      const fileName = names.get(item.id)!;
       const path = `${parsed.workspace}/${parsed.package}.files/${fileName}`;
       const reuse = options.reusable?.get(item.id);
       if (reuse && reuse.locked.path === path && (item.fileSize == null || item.fileSize === reuse.locked.size)) {

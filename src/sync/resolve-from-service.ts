@@ -12,7 +12,7 @@ import { editDistance } from '../util/edit-distance.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
 import { clientPool } from './for-each-prompt.js';
 import { duplicateItemsWarning, readListing } from './list-names.js';
-import { exactSelector } from './merge-resolution.js';
+import { confirmFetched, exactSelector } from './merge-resolution.js';
 import { namedTargets, targetsOf } from './resolve-targets.js';
 import { RunTotals } from './run-totals.js';
 import type { FetchedPrompt, ResolvedPrompts, ReusableFile, SyncClient, SyncInputs, Target } from './types.js';
@@ -138,7 +138,7 @@ class ServiceResolution {
   private listed(): Promise<string[]> {
     this.listing ??= (async () => {
       this.options.onEvent?.({ type: 'phase', phase: 'list' });
-      const client = await this.pool.client();
+      const client = this.totals.watch(await this.pool.client());
       const names = new Set<string>();
       for await (const page of client.listPages ? client.listPages() : wholeList(client)) {
         const { names: pageNames, versions, ids } = readListing(page, this.options.config.workspace);
@@ -268,6 +268,8 @@ class ServiceResolution {
         ...(isHeld ? { exactVersion: exactSelector(locked!.version) } : {}),
       });
       this.totals.countPrompt(fetched);
+      // Two texts of one version in a merged lockfile: the service's must be one of them.
+      if (unconfirmed) confirmFetched(unconfirmed, fetched.entry.integrity);
       await inputs.onFetched?.(fetched);
       this.progress(target.name, true);
       return { name: target.name, entry: fetched.entry, fetched };

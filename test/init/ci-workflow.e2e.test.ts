@@ -242,6 +242,12 @@ describe.runIf(BUILT)('the update job, run from the file in a fresh clone', () =
       /^- `src\/app\.ts:5` TS2353: `Object literal may only specify known properties, and 'customer_name' does not exist/m,
     );
     expect(job.runs[1]!.stderr).toMatch(/npm run typecheck fails after this sync with \d+ errors?: the call sites to update/);
+    expect(body.startsWith('## Update 2 prompts (1 breaking)\n')).toBe(true);
+    expect(body).toContain(
+      "- `@acme/support-reply`: its function's parameter changes (variables added: `count`, `name`; variables removed: `customer_name`)",
+    );
+    expect(body.indexOf('### Breaking changes')).toBeLessThan(body.indexOf('### Changes'));
+    expect(body).toContain('_Timestamps changed:_ `metadata.createdAt`');
     if (process.env.UPDATE_GOLDEN) await writeFile(EXAMPLE, body);
     expect(body).toBe(await readFile(EXAMPLE, 'utf8'));
 

@@ -114,7 +114,7 @@ it('cleans and cuts the service’s error text in status() and events', async ()
   const fallback = events.find((e) => e.type === 'fallback') as { reason: string } | undefined;
   for (const text of [fallback!.reason, prompts.status()[0]!.reason]) {
     expect(text).toMatch(
-      /^the service at \S+: The service failed with 500 internal while fetching @acme\/a:latest, 1 attempt: +line one line two evil x+… \(cut at 500 characters\)/,
+      /^the service at \S+: The service failed with 500 internal while fetching @acme\/a:latest, 1 attempt: +line one\\nline two evil x+… \(cut at 500 characters\)/,
     );
     expect(text).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
     expect(text.length).toBeLessThan(MAX_REASON_CHARS + 200);
