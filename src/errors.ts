@@ -40,11 +40,14 @@ export class ServiceError extends PromptlockError {
   readonly status: number | undefined;
   /** Machine-readable error code from the body (`unauthorized`, `rate_limit_exceeded`…) or a client code (`network`, `timeout`, `invalid_response`). */
   readonly code: string | undefined;
+  /** For a rate limit a client was told not to wait for: how long the service asks to wait, in milliseconds. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(message: string, options: { hint?: string; cause?: unknown; status?: number; code?: string } = {}) {
+  constructor(message: string, options: { hint?: string; cause?: unknown; status?: number; code?: string; retryAfterMs?: number } = {}) {
     super(message, options);
     this.status = options.status;
     this.code = options.code;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

@@ -15,6 +15,8 @@ export interface Limits {
   listPages: number;
   /** Items of `GET /v1/prompts` in one listing, over all pages. */
   listItems: number;
+  /** Bytes of every page of one listing together: pages and items are each bounded, their product is not. */
+  listBytes: number;
   /** Bytes of one JSON response body (a list page, a prompt, an error). */
   responseBytes: number;
   /** Bytes of one downloaded context file, whatever `fileSize` the service announces. */
@@ -23,6 +25,8 @@ export interface Limits {
   totalBytes: number;
   /** Bytes of every context file one run downloads, together. */
   totalContextFileBytes: number;
+  /** Seconds one run may spend with the service (listing, gets, downloads, waits): each request has its deadline, a run has this one. */
+  runSeconds: number;
 }
 
 export type LimitName = keyof Limits;
@@ -33,10 +37,13 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   jsonDepth: 64,
   listPages: 1_000,
   listItems: 100_000,
+  listBytes: 128 * 1024 * 1024,
   responseBytes: 16 * 1024 * 1024,
   contextFileBytes: 100 * 1024 * 1024,
   totalBytes: 100_000_000,
   totalContextFileBytes: 512 * 1024 * 1024,
+  // An hour: 60,000 gets at the service's 1,000 a minute, far beyond any real workspace.
+  runSeconds: 3_600,
 });
 
 export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as LimitName[];

@@ -39,6 +39,13 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
 
 /** Reads the API key from the environment (`PROMPTLOCK_API_KEY`, else `BAYT_API_KEY`). */
 export function apiKeyFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const key = env.PROMPTLOCK_API_KEY?.trim() || env.BAYT_API_KEY?.trim();
-  return key || undefined;
+  return apiKeyVariable(env)?.key;
+}
+
+/** The API key and the variable it was read from, as `apiKeyFromEnv` picks it. */
+export function apiKeyVariable(env: NodeJS.ProcessEnv): { key: string; variable: 'PROMPTLOCK_API_KEY' | 'BAYT_API_KEY' } | undefined {
+  const own = env.PROMPTLOCK_API_KEY?.trim();
+  if (own) return { key: own, variable: 'PROMPTLOCK_API_KEY' };
+  const bayt = env.BAYT_API_KEY?.trim();
+  return bayt ? { key: bayt, variable: 'BAYT_API_KEY' } : undefined;
 }

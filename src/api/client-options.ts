@@ -7,6 +7,8 @@ export interface ClientOptions {
   baseUrl: string;
   /** Sent as `Authorization: Bearer …`; never printed unmasked. */
   apiKey?: string;
+  /** Where the key was read (`PROMPTLOCK_API_KEY in .env.local`), for the error when it cannot be sent. */
+  apiKeySource?: string | undefined;
   /** Requests in flight at once; also the size of the keep-alive pool. @default 16 */
   concurrency?: number;
   /** Deadline of one request, headers and body together. @default 30000 */
@@ -17,6 +19,12 @@ export interface ClientOptions {
   backoffBaseMs?: number;
   /** Longest wait for a 429's Retry-After or a rate-limit window; beyond it, fail. @default 120000 */
   maxRetryAfterMs?: number;
+  /**
+   * False: a 429, or a window the `X-RateLimit-*` headers say is used up, fails at once with
+   * `retryAfterMs` on the ServiceError instead of being waited for (`promptlock/live`, whose next
+   * refresh is the retry). @default true
+   */
+  waitForRateLimit?: boolean;
   /**
    * Hard caps on what the service may send: pages, items and bytes of a listing, bytes of a JSON
    * answer and of a context file. Missing ones take DEFAULT_LIMITS; nothing the service announces
@@ -31,10 +39,13 @@ export interface ClientOptions {
  * The client options a resolved config asks for: every caller (CLI, library, plugin, workspace)
  * builds its client from here, so an option added to the config reaches all of them.
  */
-export function clientOptionsFor(config: Pick<ResolvedConfig, 'baseUrl' | 'apiKey' | 'concurrency' | 'timeout' | 'limits'>): ClientOptions {
+export function clientOptionsFor(
+  config: Pick<ResolvedConfig, 'baseUrl' | 'apiKey' | 'apiKeySource' | 'concurrency' | 'timeout' | 'limits'>,
+): ClientOptions {
   return {
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
+    apiKeySource: config.apiKeySource,
     concurrency: config.concurrency,
     timeoutMs: config.timeout,
     limits: config.limits,
@@ -61,6 +72,8 @@ export type ClientEvent =
   | { type: 'request'; method: string; path: string; attempt: number }
   | { type: 'retry'; reason: RetryReason; attempt: number; delayMs: number; what: string }
   | { type: 'rate-limit-wait'; ms: number }
+  /** A 307 or 308 to the same origin, followed: the path it sent the request to (no query). */
+  | { type: 'redirect'; status: number; path: string }
   /** `from`: the Retry-After header, the body's retry_after, or the backoff when neither is usable. */
   | { type: '429'; retryAfterMs: number; what: string; from: 'header' | 'body' | 'backoff' };
 

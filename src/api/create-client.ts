@@ -1,5 +1,6 @@
 import { isLoopbackHost, refuseBadBaseUrl } from '../config/base-url.js';
 import { CLIENT_DEFAULTS } from '../config/client-defaults.js';
+import { refuseUnsendableKey } from '../config/sendable.js';
 import { ConfigError, ServiceError } from '../errors.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import type { ContextDownload, HealthStatus, Prompt, PromptSummary } from '../types.js';
@@ -31,8 +32,10 @@ export interface PromptServiceClient {
   readonly stats: ClientStats;
   /** Requests in flight at once (the option, or its default): a caller runs as many prompts at a time. */
   readonly concurrency: number;
-  /** Closes the connection pools; pending requests fail. */
+  /** Closes the connection pools once what is in flight has ended (a request still held after a second is cut). */
   close(): Promise<void>;
+  /** Closes the connection pools at once: requests in flight fail (`promptlock/live`'s close). */
+  destroy(): Promise<void>;
 }
 
 /**
@@ -41,6 +44,8 @@ export interface PromptServiceClient {
  */
 export function createClient(options: ClientOptions): PromptServiceClient {
   refuseBadBaseUrl(options.baseUrl, options.apiKey);
+  // Before any request: the HTTP client would refuse it (docs/security.md, "The network").
+  refuseUnsendableKey(options.apiKey, options.apiKeySource ?? 'the apiKey option');
   const url = new URL(options.baseUrl);
   if (!options.apiKey && !isLoopbackHost(url.hostname)) {
     // Fail before any request: every answer would be a 401 (docs/local-service.md serves loopback without one).
@@ -64,6 +69,7 @@ export function createClient(options: ClientOptions): PromptServiceClient {
     retries: Math.max(0, Math.floor(options.retries ?? CLIENT_DEFAULTS.retries)),
     backoffBaseMs: Math.max(0, options.backoffBaseMs ?? CLIENT_DEFAULTS.backoffBaseMs),
     maxRetryAfterMs: Math.max(0, options.maxRetryAfterMs ?? CLIENT_DEFAULTS.maxRetryAfterMs),
+    waitForRateLimit: options.waitForRateLimit !== false,
     limits,
     onEvent: options.onEvent,
   });
@@ -114,13 +120,15 @@ export function createClient(options: ClientOptions): PromptServiceClient {
     getContextDownloadUrl: (contextId) =>
       transport.service({
         method: 'GET',
-        // The real service serves this one under /api, from the origin (docs/service-interface.md, "Addresses and authentication").
-        path: `/api/v1/prompts/context/download-url?${new URLSearchParams({ contextId })}`,
+        // Under the base URL's path like every endpoint, with the /api the real service puts before
+        // this one (docs/service-interface.md, "Addresses and authentication").
+        path: `${basePath}/api/v1/prompts/context/download-url?${new URLSearchParams({ contextId })}`,
         target: {
           method: 'GET',
           endpoint: '/api/v1/prompts/context/download-url',
           what: `getting the download address of context file ${contextId}`,
           notFound: `Context file ${contextId} was not found (404) at ${baseUrl}.`,
+          notFoundHint: 'The file may have been deleted on the service since the prompt was answered.',
           badRequest: {
             message: `Context item ${contextId} has no download address (400 validation_error): only items of type "file" have one.`,
             hint: 'A "url" item is recorded with its url, not downloaded.',
@@ -129,10 +137,11 @@ export function createClient(options: ClientOptions): PromptServiceClient {
         ...json,
         interpret: (answer) => readJsonBody(answer, contextDownloadSchema, 'url'),
       }),
-    downloadFile: (fileUrl, downloadOptions) => downloadFile(transport, fileUrl, downloadOptions, limits),
-    downloadFileTo: (fileUrl, downloadOptions, sink) => downloadFileTo(transport, fileUrl, downloadOptions, limits, sink),
+    downloadFile: (fileUrl, downloadOptions) => downloadFile(transport, fileUrl, downloadOptions, { baseUrl, limits }),
+    downloadFileTo: (fileUrl, downloadOptions, sink) => downloadFileTo(transport, fileUrl, downloadOptions, { baseUrl, limits }, sink),
     health,
     close: () => transport.close(),
+    destroy: () => transport.destroy(),
   };
 
   /**

@@ -14,24 +14,31 @@ export interface DownloadOptions {
   expectedSize?: number;
 }
 
+/** Where downloads are checked against: the client's base URL and limits. */
+export interface DownloadScope {
+  baseUrl: string;
+  limits: Readonly<Limits>;
+}
+
 /**
  * Fetches a context file from its pre-signed address, without the API key: the address carries
  * its own authorisation, and the key must not travel to a storage host. The address is the
  * service's word, so it is held to the rule of `baseUrl` (https, or plain http only to a
- * loopback host), and never to a literal private or link-local address, before anything connects, and the file to `limits.contextFileBytes` however
- * large the service says it is (docs/security.md).
+ * loopback host), never to a literal private or link-local address, and to this machine only
+ * when the service itself is on it (a loopback base URL), before anything connects; and the file
+ * to `limits.contextFileBytes` however large the service says it is (docs/security.md).
  */
 export async function downloadFile(
   transport: ServiceTransport,
   url: string,
   options: DownloadOptions,
-  limits: Readonly<Limits>,
+  scope: DownloadScope,
 ): Promise<Uint8Array> {
   return download(
     transport,
     url,
     options,
-    limits,
+    scope,
     undefined,
     (answer) => new Uint8Array(answer.body.buffer, answer.body.byteOffset, answer.body.length),
   );
@@ -45,17 +52,17 @@ export async function downloadFileTo(
   transport: ServiceTransport,
   url: string,
   options: DownloadOptions,
-  limits: Readonly<Limits>,
+  scope: DownloadScope,
   sink: BodySink,
 ): Promise<number> {
-  return download(transport, url, options, limits, sink, (answer) => answer.size);
+  return download(transport, url, options, scope, sink, (answer) => answer.size);
 }
 
 async function download<T>(
   transport: ServiceTransport,
   url: string,
   options: DownloadOptions,
-  limits: Readonly<Limits>,
+  { baseUrl, limits }: DownloadScope,
   sink: BodySink | undefined,
   result: (answer: AttemptAnswer) => T,
 ): Promise<T> {
@@ -72,9 +79,12 @@ async function download<T>(
   const refuse = (why: string) =>
     new ServiceError(`The service gave the download address ${shown} for a context file: ${why}. Nothing was fetched.`, {
       code: 'invalid_response',
-      hint: 'Context files are fetched over https from a public host, or plain http only from a loopback host (127.0.0.1, ::1, localhost).',
+      hint: 'Context files are fetched over https from a public host, or from this machine (plain http allowed) only when the service itself runs on it.',
     });
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw refuse(`${parsed.protocol} addresses are not fetched`);
+  // A remote service must not make promptlock call this machine's own ports (docs/security.md).
+  if (isLoopbackHost(parsed.hostname) && !isLoopbackHost(new URL(baseUrl).hostname))
+    throw refuse(`${parsed.hostname} is this machine, and the service at ${baseUrl} is not on it`);
   if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname))
     throw refuse(`plain http:// is fetched only from a loopback host, not ${parsed.hostname}`);
   if (parsed.username || parsed.password) throw refuse('credentials in the address are not accepted');
@@ -104,6 +114,7 @@ async function download<T>(
         what: `downloading ${shown}`,
         fileHost: parsed.origin,
         notFound: `The context file at ${shown} was not found (404); its address may have expired.`,
+        notFoundHint: 'The file may have been deleted on the service since its address was given.',
       },
       maxBytes,
       sizeLimit,

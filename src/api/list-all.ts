@@ -3,6 +3,7 @@ import { ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import type { PromptSummary } from '../types.js';
 import { describeIssue } from '../util/describe-issue.js';
+import { readJson } from './read-json-body.js';
 import { listPageSchema, unwrapEnvelope } from './schemas.js';
 import { limitText, serviceText } from './service-errors.js';
 import { InvalidBody, type ServiceTransport } from './service-transport.js';
@@ -15,8 +16,8 @@ const MAX_PAGE_SIZE = 100;
  * fetching with the first page while the next ones arrive (docs/performance.md). The next page is
  * asked for only when the caller asks for it. The listing is bounded whatever the service says
  * (docs/security.md): at most `limits.listPages` pages, each at most `limits.responseBytes` bytes,
- * and `limits.listItems` prompts over all pages. A cursor that does not advance would loop
- * forever, so it is an error too.
+ * `limits.listBytes` bytes and `limits.listItems` prompts over all pages. A cursor that does not
+ * advance would loop forever, so it is an error too.
  */
 export async function* listPages(
   transport: ServiceTransport,
@@ -26,6 +27,7 @@ export async function* listPages(
 ): AsyncGenerator<PromptSummary[], void, undefined> {
   const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(pageSize)));
   let listed = 0;
+  let listedBytes = 0;
   // Digests, so a service sending huge cursors cannot make this set huge.
   const seenCursors = new Set<string>();
   const digest = (text: string) => createHash('sha256').update(text).digest('base64');
@@ -46,13 +48,14 @@ export async function* listPages(
       maxBytes: limits.responseBytes,
       sizeLimit: limitText('responseBytes', limits),
       interpret: (answer) => {
-        let json: unknown;
-        try {
-          json = JSON.parse(answer.body.toString('utf8'));
-        } catch {
-          throw new InvalidBody(answer.body.length === 0 ? 'the body is empty' : `the body is not JSON (${answer.body.length} bytes)`);
+        listedBytes += answer.body.length;
+        if (listedBytes > limits.listBytes) {
+          throw new ServiceError(
+            `The service's prompt list takes more than ${limits.listBytes} bytes (page ${page} brings it to ${listedBytes}), ${limitText('listBytes', limits)}; stopped listing.`,
+            { code: 'too_large', hint: 'Raise the limit in the config if the workspace really lists this much.' },
+          );
         }
-        const data = unwrapEnvelope(json, 'prompts');
+        const data = unwrapEnvelope(readJson(answer), 'prompts');
         // Counted before validation: a page of 200,000 items is refused without checking each.
         const count = Array.isArray((data as { prompts?: unknown })?.prompts) ? (data as { prompts: unknown[] }).prompts.length : 0;
         if (listed + count > limits.listItems) {
@@ -62,7 +65,8 @@ export async function* listPages(
           );
         }
         const parsed = listPageSchema.safeParse(data);
-        if (!parsed.success) throw new InvalidBody(describeIssue(parsed.error));
+        // The same page comes back on a retry: the field is named at once.
+        if (!parsed.success) throw new InvalidBody(describeIssue(parsed.error), { retry: false });
         return parsed.data;
       },
     });

@@ -6,7 +6,7 @@ import { ServiceError } from '../errors.js';
 import { describeLimit, type LimitName, type Limits } from '../limits.js';
 import { parsePackageName } from '../package-name.js';
 import { maskKey, redact } from '../secrets.js';
-import { terminalText } from '../terminal-text.js';
+import { oneLine } from '../terminal-text.js';
 import { pluralise } from '../util/pluralise.js';
 import type { AttemptFailure } from './http-attempt.js';
 import type { ErrorBody } from './schemas.js';
@@ -19,8 +19,9 @@ export interface RequestTarget {
   /** `fetching @acme/x`, `listing prompts`… */
   what: string;
   packageName?: string;
-  /** The message for a 404, when the endpoint has a better one than "no such path". */
+  /** The message for a 404, when the endpoint has a better one than "no such path", and its hint. */
   notFound?: string;
+  notFoundHint?: string;
   /** For a download: the origin of the file's address, named instead of the service when it cannot be reached. */
   fileHost?: string;
   /** Message and hint for a 400, when the endpoint has an expected one (not a promptlock bug). */
@@ -36,13 +37,28 @@ export interface ErrorContext {
 const STATUS_CODES: Record<number, string> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 429: 'rate_limit_exceeded' };
 
 /** An error answer the client does not retry (or stopped retrying). */
-export function httpError(status: number, body: ErrorBody, target: RequestTarget, ctx: ErrorContext, attempts: number): ServiceError {
+export function httpError(
+  status: number,
+  body: ErrorBody,
+  target: RequestTarget,
+  ctx: ErrorContext,
+  attempts: number,
+  /** For a 429 the client does not wait for: how long the service asks to wait. */
+  retryAfterMs?: number,
+): ServiceError {
   const key = ctx.apiKey ? maskKey(ctx.apiKey) : undefined;
   // The service's own words are printed: no control characters, and not a page of them.
   const code = serviceText(body.code, 60) ?? STATUS_CODES[status] ?? (status >= 500 ? 'server_error' : 'bad_request');
   // The service's own words end our sentence, so drop their final period.
   const detail = serviceText(body.message, 500)?.trim().replace(/\.+$/, '');
   const said = detail ? ` The service said: ${detail}.` : '';
+  // No key goes to a file host: its 401 or 403 says the pre-signed address was refused, not the key.
+  if (target.fileHost && (status === 401 || status === 403)) {
+    return make(
+      `The file host ${target.fileHost} refused ${target.what.replace(/^downloading /, 'the download of ')} (${status} ${code}); its pre-signed address may have expired.${said}`,
+      'Run the command again: it asks the service for a fresh address.',
+    );
+  }
   switch (status) {
     case 401:
       return make(
@@ -63,19 +79,26 @@ export function httpError(status: number, body: ErrorBody, target: RequestTarget
     case 404:
       return make(
         target.notFound ?? `The service has no ${target.method} ${target.endpoint} (404) at ${ctx.baseUrl}.`,
-        target.packageName
-          ? 'Check the package name and its selector (vN, latest, draft).'
-          : 'Check baseUrl: it is the service address, without /v1.',
+        target.notFoundHint ??
+          (target.packageName
+            ? 'Check the package name and its selector (vN, latest, draft).'
+            : 'Check baseUrl: it is the service address, without /v1.'),
       );
     case 429:
+      if (retryAfterMs !== undefined) {
+        return make(
+          `The service answered 429 (rate limit exceeded) at ${ctx.baseUrl} while ${target.what}.${said}`,
+          `It asks to wait ${Math.ceil(retryAfterMs / 1000)} s.`,
+        );
+      }
       return make(
-        `The service kept answering 429 (rate limit exceeded) while ${target.what}, ${attempts} attempts.`,
+        `The service kept answering 429 (rate limit exceeded) while ${target.what}, ${pluralise(attempts, 'attempt')}.`,
         'Wait for the rate limit window to pass, or lower concurrency.',
       );
     default:
       if (status >= 500) {
         return make(
-          `The service failed with ${status} ${code} while ${target.what}, ${attempts} attempts${detail ? `: ${detail}` : ''}.`,
+          `The service failed with ${status} ${code} while ${target.what}, ${pluralise(attempts, 'attempt')}${detail ? `: ${detail}` : ''}.`,
           'The service may be down or overloaded; try again later.',
         );
       }
@@ -87,7 +110,12 @@ export function httpError(status: number, body: ErrorBody, target: RequestTarget
   }
 
   function make(message: string, hint: string): ServiceError {
-    return new ServiceError(redact(message, [ctx.apiKey]), { status, code, hint: redact(hint, [ctx.apiKey]) });
+    return new ServiceError(redact(message, [ctx.apiKey]), {
+      status,
+      code,
+      hint: redact(hint, [ctx.apiKey]),
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
   }
 }
 
@@ -101,6 +129,15 @@ export function failureError(failure: AttemptFailure, target: RequestTarget, ctx
     : 'Check baseUrl (or PROMPTLOCK_BASE_URL) and the network';
   switch (failure.kind) {
     case 'network':
+      if (failure.code === 'ENOTFOUND') {
+        // No DNS record now is no DNS record in a second: said once, not retried (docs/service-interface.md).
+        const host = new URL(target.fileHost ?? ctx.baseUrl).hostname;
+        return new ServiceError(`Could not reach ${where}: the host name ${host} is not found (ENOTFOUND).`, {
+          code: 'network',
+          cause: failure,
+          hint: `${check}: is the host name spelt right, and does this machine's DNS resolve it?`,
+        });
+      }
       return new ServiceError(`Could not reach ${where}: ${failure.code}.`, {
         code: 'network',
         cause: failure,
@@ -115,6 +152,20 @@ export function failureError(failure: AttemptFailure, target: RequestTarget, ctx
         cause: failure,
         hint: 'The service may be overloaded; try again later or raise the timeout option.',
       });
+    case 'refused':
+      // The HTTP client refused to send it: a header value it cannot carry. The config checks the
+      // key and address before any request (src/config/header-value.ts); this is the net below.
+      return new ServiceError(
+        redact(
+          `promptlock could not send the request to ${where} while ${target.what}: ${serviceText(failure.message, 200)} (${failure.code}).`,
+          [ctx.apiKey],
+        ),
+        {
+          code: 'refused',
+          cause: failure,
+          hint: 'Check the API key and baseUrl for characters that cannot be sent in a request (a pasted "…" or an invisible character), then run again.',
+        },
+      );
     default:
       return new ServiceError(`The connection to ${where} was cut while ${target.what} (${failure.code}, ${tries}).`, {
         code: 'network',
@@ -156,10 +207,10 @@ export function limitText(name: LimitName, limits: Readonly<Limits>): string {
   return `the limit ${describeLimit(name, limits)}`;
 }
 
-/** Text the service sent, fit to print: control characters removed, cut at `max` characters. */
+/** Text the service sent, fit to print inside a message: one line (src/terminal-text.ts), cut at `max` characters. */
 export function serviceText(text: string | undefined, max: number): string | undefined {
   if (text === undefined) return undefined;
-  const clean = terminalText(text);
+  const clean = oneLine(text);
   return clean.length > max ? `${clean.slice(0, max)}… (cut at ${max} characters)` : clean;
 }
 
@@ -175,4 +226,48 @@ export function invalidBodyError(problem: string, target: RequestTarget, ctx: Er
       hint: `Gave up after ${pluralise(attempts, 'attempt')}. Check that baseUrl points at the prompt service.`,
     },
   );
+}
+
+/**
+ * A redirect promptlock does not follow: anything but a 307 or 308 to the same origin
+ * (docs/service-interface.md, "Answers on the wire"). Names the target, and the base URL to set
+ * when the target is the same endpoint under another address.
+ */
+export function redirectError(
+  status: number,
+  location: URL | undefined,
+  why: string,
+  target: RequestTarget,
+  ctx: ErrorContext,
+): ServiceError {
+  const subject = target.fileHost ? `The file host ${target.fileHost}` : `The service at ${ctx.baseUrl}`;
+  if (!location) {
+    return new ServiceError(`${subject} answered ${status} (a redirect) without a Location while ${target.what}.`, {
+      status,
+      code: 'redirect',
+      hint: target.fileHost
+        ? 'This is a fault of the file host; try again later.'
+        : 'Check baseUrl (or PROMPTLOCK_BASE_URL): it is the address of the service.',
+    });
+  }
+  // The query may carry a credential (a pre-signed address): never shown.
+  const shown = serviceText(`${location.origin}${location.pathname}`, 200);
+  // The same endpoint under another address: that address is the base URL to set.
+  let moved =
+    !target.fileHost && location.pathname.endsWith(target.endpoint)
+      ? serviceText(`${location.origin}${location.pathname.slice(0, -target.endpoint.length)}`, 200)
+      : undefined;
+  // Back to the same address (a loop): it did not move.
+  if (moved === ctx.baseUrl) moved = undefined;
+  const message =
+    moved !== undefined
+      ? `The service moved to ${moved}: ${ctx.baseUrl} answered ${status} redirecting ${target.method} ${target.endpoint} to ${shown} (${why}).`
+      : `${subject} answered ${status} redirecting ${target.method} ${target.endpoint} to ${shown} (${why}) while ${target.what}.`;
+  const hint =
+    moved !== undefined
+      ? `Set baseUrl (or PROMPTLOCK_BASE_URL) to ${moved} if you trust that address: promptlock sends the API key only to the base URL's origin, and follows only a 307 or 308 within it.`
+      : target.fileHost
+        ? 'For a context file promptlock follows only a 307 or 308 on the same host; report it to the service.'
+        : 'promptlock follows only a 307 or 308 to the same origin; check baseUrl (or PROMPTLOCK_BASE_URL).';
+  return new ServiceError(redact(message, [ctx.apiKey]), { status, code: 'redirect', hint: redact(hint, [ctx.apiKey]) });
 }

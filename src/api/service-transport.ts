@@ -8,6 +8,7 @@ import { VERSION } from '../version.js';
 import { backoffDelay, rateLimitedWait, sleep } from './backoff.js';
 import type { ClientEvent, ClientStats, RetryReason } from './client-options.js';
 import { ConcurrencyLimiter } from './concurrency-limiter.js';
+import { decodeTextOrUndefined } from './decode-text.js';
 import { type AttemptAnswer, type AttemptFailure, type BodySink, httpAttempt } from './http-attempt.js';
 import { RateLimitPacer, readRateLimit } from './rate-limit-pacer.js';
 import { readErrorBody } from './schemas.js';
@@ -18,6 +19,7 @@ import {
   invalidBodyError,
   notAServiceError,
   type RequestTarget,
+  redirectError,
   serviceText,
   tooLargeError,
 } from './service-errors.js';
@@ -30,12 +32,29 @@ export interface TransportOptions {
   retries: number;
   backoffBaseMs: number;
   maxRetryAfterMs: number;
+  /** False: a 429 or a used-up window fails at once with `retryAfterMs` instead of being waited for (`promptlock/live`). */
+  waitForRateLimit: boolean;
   limits: Limits;
   onEvent: ((event: ClientEvent) => void) | undefined;
 }
 
-/** Thrown by an answer's interpreter when a 2xx body is unusable: retried like a 5xx. */
-export class InvalidBody extends Error {}
+/**
+ * Thrown by an answer's interpreter when a 2xx body is unusable. Retried like a 5xx when another
+ * attempt may get a whole body (one cut short); not when the same answer would come back (a body
+ * that breaks the schema, bytes that are not text in their charset).
+ */
+export class InvalidBody extends Error {
+  readonly retry: boolean;
+  constructor(message: string, options: { retry?: boolean } = {}) {
+    super(message);
+    this.retry = options.retry ?? true;
+  }
+}
+
+/** Redirects followed for one request (same origin, 307 or 308 only) before it is an error. */
+const MAX_REDIRECTS = 5;
+/** How long `close` lets requests still queued in a pool finish before it cuts them. */
+const CLOSE_GRACE_MS = 1000;
 
 export interface Exchange<T> {
   method: 'GET' | 'POST';
@@ -49,7 +68,7 @@ export interface Exchange<T> {
   sink?: BodySink;
   /** The limit `maxBytes` comes from, as the error names it: `the limit limits.responseBytes = …`. */
   sizeLimit: string;
-  /** Turns a 2xx answer into the result; throws InvalidBody to retry. */
+  /** Turns a 2xx answer into the result; throws InvalidBody when it is unusable. */
   interpret: (answer: AttemptAnswer) => T;
 }
 
@@ -94,8 +113,17 @@ export class ServiceTransport {
     return this.execute(exchange, this.downloads, origin, { 'user-agent': `promptlock/${VERSION}` }, false);
   }
 
+  /**
+   * Closes the pools once what is in flight has ended; a request the pool still holds after
+   * CLOSE_GRACE_MS (every attempt has ended by its deadline by then) is cut, so a close never hangs.
+   */
   async close(): Promise<void> {
-    await Promise.all([this.pool.close(), this.downloads?.close()]);
+    await Promise.all([this.pool, this.downloads].map((dispatcher) => dispatcher && closeWithin(dispatcher, CLOSE_GRACE_MS)));
+  }
+
+  /** Closes the pools at once: requests in flight fail. */
+  async destroy(): Promise<void> {
+    await Promise.all([this.pool.destroy(), this.downloads?.destroy()]);
   }
 
   private async execute<T>(
@@ -121,6 +149,9 @@ export class ServiceTransport {
     paced: boolean,
   ): Promise<T> {
     const { target } = exchange;
+    const requestOrigin = origin ?? new URL(this.options.baseUrl).origin;
+    let path = exchange.path;
+    let redirects = 0;
     let failures = 0;
     let limited = 0;
     for (let attempt = 1; ; attempt++) {
@@ -134,11 +165,11 @@ export class ServiceTransport {
           throw this.fatal;
         }
         this.stats.requests++;
-        this.emit({ type: 'request', method: exchange.method, path: exchange.path.split('?')[0]!, attempt });
+        this.emit({ type: 'request', method: exchange.method, path: path.split('?')[0]!, attempt });
         try {
           answer = await httpAttempt(dispatcher, origin, {
             method: exchange.method,
-            path: exchange.path,
+            path,
             headers,
             body: exchange.body,
             timeoutMs: this.options.timeoutMs,
@@ -162,25 +193,39 @@ export class ServiceTransport {
       if (failure) {
         if (failure.kind === 'sink') throw failure.cause;
         if (failure.kind === 'too-large') throw tooLargeError(exchange.maxBytes, exchange.sizeLimit, target, this.errorContext);
+        // The same bytes on every attempt: an encoding promptlock cannot decode, or not what it says.
+        if (failure.kind === 'encoding') throw invalidBodyError(failure.message, target, this.errorContext, attempt);
         retry = failure.kind === 'timeout' ? 'timeout' : 'reset';
         const seen = failure;
-        final = () => this.latch(failureError(seen, target, this.errorContext, attempt), paced && seen.kind === 'network');
+        // A request the HTTP client refuses poisons its connection (undici counts the connection
+        // busy for good): no other request is sent after it.
+        const fatal = paced && (seen.kind === 'network' || seen.kind === 'refused');
+        final = () => this.latch(failureError(seen, target, this.errorContext, attempt), fatal);
+        if (seen.kind === 'refused') throw final();
+        // No such host now is no such host in a second: said once (docs/service-interface.md).
+        if (seen.code === 'ENOTFOUND') throw final();
         // Refused by this very machine: nothing listens on that port, and waiting will not start it.
-        if (seen.code === 'ECONNREFUSED' && isLiteralLoopback(new URL(origin ?? this.options.baseUrl).hostname)) throw final();
+        if (seen.code === 'ECONNREFUSED' && isLiteralLoopback(new URL(requestOrigin).hostname)) throw final();
       } else if (answer!.status === 429) {
         this.stats.status429++;
-        const body = readErrorBody(parseJson(answer!.body));
+        const body = readErrorBody(parseJson(answer!));
         const header = answer!.headers['retry-after'];
         // A negative or past Retry-After is no answer: the backoff applies (docs/security.md).
         const { ms: waitMs, from } = rateLimitedWait(Array.isArray(header) ? header[0] : header, body.retryAfterSeconds, limited + 1);
         this.emit({ type: '429', retryAfterMs: waitMs, what: target.what, from });
+        if (paced) this.pacer.block(Date.now() + waitMs);
+        if (!this.options.waitForRateLimit) throw httpError(429, body, target, this.errorContext, attempt, waitMs);
         if (waitMs > this.options.maxRetryAfterMs) throw this.tooLongWait(waitMs, target, '429');
         if (++limited > Math.max(this.options.retries, 3)) throw httpError(429, body, target, this.errorContext, attempt);
-        // Every request of this client holds back, not only this one.
-        if (paced) this.pacer.block(Date.now() + waitMs);
-        else await this.wait(waitMs);
+        // Every request of this client holds back (the pacer, above), not only this one.
+        if (!paced) await this.wait(waitMs);
         this.stats.retries++;
         this.emit({ type: 'retry', reason: 'rate-limited', attempt, delayMs: waitMs, what: target.what });
+        continue;
+      } else if (answer!.status >= 300 && answer!.status < 400) {
+        const next = this.redirect(answer!, new URL(path, requestOrigin), ++redirects, target, paced);
+        this.emit({ type: 'redirect', status: answer!.status, path: next.split('?')[0]! });
+        path = next;
         continue;
       } else if (paced && notAService(answer!)) {
         // An ordinary web server, not a prompt service: no retry can change that (docs/security.md).
@@ -188,11 +233,11 @@ export class ServiceTransport {
       } else if (answer!.status >= 500) {
         retry = 'server-error';
         const seen = answer!;
-        final = () => httpError(seen.status, readErrorBody(parseJson(seen.body)), target, this.errorContext, attempt);
-      } else if (answer!.status >= 300) {
+        final = () => httpError(seen.status, readErrorBody(parseJson(seen)), target, this.errorContext, attempt);
+      } else if (answer!.status >= 400) {
         const status = answer!.status;
         throw this.latch(
-          httpError(status, readErrorBody(parseJson(answer!.body)), target, this.errorContext, attempt),
+          httpError(status, readErrorBody(parseJson(answer!)), target, this.errorContext, attempt),
           paced && (status === 401 || status === 403),
         );
       } else {
@@ -203,6 +248,7 @@ export class ServiceTransport {
           retry = 'invalid-body';
           const problem = error.message;
           final = () => invalidBodyError(problem, target, this.errorContext, attempt);
+          if (!error.retry) throw final();
         }
       }
 
@@ -215,6 +261,32 @@ export class ServiceTransport {
     }
   }
 
+  /**
+   * The path a redirect sends the request to, when it is followed: a 307 or 308 (method and body
+   * kept) to the same origin, at most MAX_REDIRECTS times. Anything else is an error naming the
+   * target, so the key never travels to another origin (docs/security.md).
+   */
+  private redirect(answer: AttemptAnswer, requested: URL, hops: number, target: RequestTarget, paced: boolean): string {
+    const header = answer.headers.location;
+    let location: URL | undefined;
+    try {
+      location = new URL((Array.isArray(header) ? header[0] : header) ?? '', requested);
+    } catch {
+      location = undefined;
+    }
+    if (!header || !location) throw redirectError(answer.status, undefined, '', target, this.errorContext);
+    const sameOrigin = location.origin === requested.origin;
+    const why = !sameOrigin
+      ? 'another origin'
+      : answer.status !== 307 && answer.status !== 308
+        ? `a ${answer.status}, which promptlock does not follow`
+        : hops > MAX_REDIRECTS
+          ? `more than ${MAX_REDIRECTS} redirects`
+          : undefined;
+    if (why !== undefined) throw this.latch(redirectError(answer.status, location, why, target, this.errorContext), paced && !sameOrigin);
+    return `${location.pathname}${location.search}`;
+  }
+
   /** Holds a request until the pacer lets it go; fails rather than wait longer than allowed. */
   private async waitForPacer(target: RequestTarget): Promise<void> {
     for (;;) {
@@ -223,6 +295,7 @@ export class ServiceTransport {
         this.pacer.start();
         return;
       }
+      if (plan.kind === 'wait' && !this.options.waitForRateLimit) throw this.notWaiting(plan.ms, target);
       if (plan.kind === 'wait' && plan.ms > this.options.maxRetryAfterMs) throw this.tooLongWait(plan.ms, target, 'pacing');
       const started = Date.now();
       if (plan.kind === 'wait') this.emit({ type: 'rate-limit-wait', ms: plan.ms });
@@ -253,6 +326,17 @@ export class ServiceTransport {
     });
   }
 
+  /** A request not sent: the window is used up, and this client does not wait (`waitForRateLimit: false`). */
+  private notWaiting(ms: number, target: RequestTarget): ServiceError {
+    return new ServiceError(
+      redact(
+        `The service's rate limit is used up for another ${Math.ceil(ms / 1000)} s (${this.options.baseUrl}); not sent while ${target.what}.`,
+        [this.options.apiKey],
+      ),
+      { status: 429, code: 'rate_limit_exceeded', retryAfterMs: ms },
+    );
+  }
+
   private latch(error: ServiceError, fatal: boolean): ServiceError {
     if (fatal) this.fatal ??= error;
     return error;
@@ -280,11 +364,25 @@ function mediaType(answer: AttemptAnswer): string {
   return type ? `, ${serviceText(type, 60)}` : '';
 }
 
-/** The body as JSON, or undefined when it is not JSON (error pages, truncated answers). */
-function parseJson(body: Buffer): unknown {
+/** An error answer's body as JSON, or undefined when it is not JSON (error pages, truncated answers, bytes that are not text). */
+function parseJson(answer: AttemptAnswer): unknown {
+  const text = decodeTextOrUndefined(answer);
+  if (text === undefined) return undefined;
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     return undefined;
+  }
+}
+
+/** `close()`, and `destroy()` for what it still holds after `ms`. */
+async function closeWithin(dispatcher: Dispatcher, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const closed = dispatcher.close().then(() => true);
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    if (!(await Promise.race([closed, late]))) await dispatcher.destroy();
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -11,17 +11,45 @@ export function projectOf(ctx: CommandContext): ProjectOptions {
 
 /**
  * How a command calls the library: a key from the project's .env files is masked like one from the
- * environment, notices and warnings are printed, the client's retries and waits go to --verbose.
+ * environment, notices and warnings are printed, the client's retries and waits go to --verbose,
+ * and a wait for the service's rate limit is told as it starts (`onWait`: a sync's progress line;
+ * else a plain line per long wait, `waitLines`).
  */
-export function callerOf(ctx: CommandContext): Caller {
+export function callerOf(ctx: CommandContext, onWait: (ms: number) => void = waitLines(ctx)): Caller {
   return {
     onConfig: (config) => ctx.logger.addSecret(config.apiKey),
     onEvent: (event) => {
       if (event.type === 'info') ctx.logger.info(event.message);
       else if (event.type === 'warn') ctx.logger.warn(event.message);
-      else if (event.type === 'service') ctx.logger.verbose(`service: ${JSON.stringify(event.event)}`);
+      else if (event.type === 'service') {
+        ctx.logger.verbose(`service: ${JSON.stringify(event.event)}`);
+        if (event.event.type === 'rate-limit-wait') onWait(event.event.ms);
+      }
     },
   };
+}
+
+/** Waits shorter than this pass without a line: a pacer's small gaps are not news. */
+const LONG_WAIT_MS = 1000;
+const waitLinesOf = new WeakMap<CommandContext, (ms: number) => void>();
+
+/**
+ * One plain line per long wait for the rate limit (docs/service-interface.md, "Rate limits"). Every request the
+ * wait holds reports it: a report that ends within the wait already told is the same wait.
+ */
+export function waitLines(ctx: CommandContext): (ms: number) => void {
+  let line = waitLinesOf.get(ctx);
+  if (!line) {
+    let until = 0;
+    line = (ms) => {
+      const end = Date.now() + ms;
+      if (end <= until + 1000) return;
+      until = end;
+      if (ms >= LONG_WAIT_MS) ctx.logger.info(`Waiting ${Math.ceil(ms / 1000)} s for the service's rate limit…`);
+    };
+    waitLinesOf.set(ctx, line);
+  }
+  return line;
 }
 
 /** What sync says (on stderr, even with --json: stdout carries the one summary) after resolving a conflicted config. */

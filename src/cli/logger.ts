@@ -19,6 +19,11 @@ export interface Logger {
   result(text: string): void;
   /** Writes one JSON document to stdout. */
   json(value: unknown): void;
+  /**
+   * Writes one of the CLI's own workflow commands (src/cli/github.ts built it, its fields escaped)
+   * to stdout: the one line whose `::` is kept; every other line loses it (docs/security.md).
+   */
+  workflowCommand(line: string): void;
   readonly colors: ReturnType<typeof pc.createColors>;
   /** Removes secrets and control characters from a string destined for the terminal. */
   redact(text: string): string;
@@ -64,6 +69,9 @@ export function createLogger(options: LoggerOptions): Logger {
     },
     result: (text) => {
       options.stdout.write(`${clean(text.endsWith('\n') ? text.slice(0, -1) : text)}\n`);
+    },
+    workflowCommand: (text) => {
+      options.stdout.write(`${terminalText(redact(text, secrets), { workflowCommand: true })}\n`);
     },
     json: (value) => {
       options.stdout.write(`${terminalJson(redact(JSON.stringify(value, null, 2), secrets))}\n`);

@@ -21,6 +21,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   init: [
     'promptlock init                     # prompts.config.ts + "prepare" and "prompts:sync" scripts',
     'promptlock init --no-package-json   # print the scripts instead of editing package.json',
+    'promptlock init --ci github         # also the CI workflow: checks pull requests, opens prompt updates',
   ],
   sync: [
     'promptlock sync                     # everything the config asks for',

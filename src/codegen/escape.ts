@@ -1,29 +1,25 @@
 /**
  * Turning arbitrary text into TypeScript source that reads back exactly. Prompt texts, titles and
  * variable names come from the service and may hold anything: quotes, backslashes, `${`, `*\/`,
- * line separators, NUL, lone surrogates.
+ * line separators, NUL, lone surrogates, and characters a reviewer cannot see (bidi controls,
+ * zero-width characters: src/util/hidden-characters.ts), which every literal writes as escapes and
+ * every comment shows as `\u202e` (docs/security.md, "Text a reviewer reads").
  */
+import { HIDDEN_SOURCE, showHidden, unicodeEscape } from '../util/hidden-characters.js';
 
-// JSON.stringify already escapes quotes, backslashes, control characters and (since ES2019) lone
-// surrogates. U+2028/U+2029 are legal in ES2019 string literals but not in older parsers and tools,
-// so they are escaped too.
-const LINE_SEPARATORS = /[\u2028\u2029]/g;
-const HAS_LINE_SEPARATOR = /[\u2028\u2029]/;
-
-function escapeSeparators(json: string): string {
-  // Rare; testing first saves a copy of every literal of a large module.
-  if (!HAS_LINE_SEPARATOR.test(json)) return json;
-  return json.replace(LINE_SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
-}
-
-/** A double-quoted string literal whose value is exactly `text`. */
+/**
+ * A double-quoted string literal whose value is exactly `text`. JSON.stringify already escapes
+ * quotes, backslashes, control characters and (since ES2019) lone surrogates; `showHidden` escapes
+ * what it leaves raw that no one can see (and U+2028/U+2029, legal in ES2019 string literals but
+ * not in older parsers and tools).
+ */
 export function stringLiteral(text: string): string {
-  return escapeSeparators(JSON.stringify(text));
+  return showHidden(JSON.stringify(text));
 }
 
 /** Any JSON value as a TypeScript expression (same escaping as `stringLiteral`). */
 function jsonLiteral(value: unknown): string {
-  return escapeSeparators(JSON.stringify(value));
+  return showHidden(JSON.stringify(value));
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -50,35 +46,35 @@ export function valueLiteral(value: unknown): string {
 // would break the one-line layout.
 const LINE_BREAKS = /\r\n|[\r\n\u2028\u2029]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-/** Anything `docText` changes: a line break, any surrogate (paired ones are kept), `*\/`. */
-const DOC_UNSAFE = /[\r\n\u2028\u2029\uD800-\uDFFF]|\*\//;
+/** Anything `docText` changes: a line break, any surrogate (paired ones are kept), `*\/`, a hidden character. */
+const DOC_UNSAFE = new RegExp(`[\\r\\n\\u2028\\u2029\\uD800-\\uDFFF]|\\*/|${HIDDEN_SOURCE}`);
 
 /**
  * Text for inside a `/** … *\/` comment, on one line: line breaks become spaces, `*\/` cannot close
- * the comment, and lone surrogates (which UTF-8 cannot store) become U+FFFD.
+ * the comment, lone surrogates (which UTF-8 cannot store) become U+FFFD, and hidden characters
+ * show as their escapes (a comment is read, never run: what it shows matters, not its value).
  */
 export function docText(text: string): string {
-  // Most titles and descriptions hold none of these: one test, not three replaces.
+  // Most titles and descriptions hold none of these: one test, not four replaces.
   if (!DOC_UNSAFE.test(text)) return text.trim();
-  return text.replace(LONE_SURROGATE, '\uFFFD').replace(LINE_BREAKS, ' ').replace(/\*\//g, '*\\/').trim();
+  return showHidden(text.replace(LONE_SURROGATE, '\uFFFD').replace(LINE_BREAKS, ' ')).replace(/\*\//g, '*\\/').trim();
 }
 
 // What a template literal cannot hold as it is: its own delimiters (`\`, the backtick, `${`), a
-// carriage return (the parser turns CR and CRLF into LF), the line separators, lone surrogates
-// (UTF-8 cannot store them), and invisible or direction-changing characters, escaped so a reviewer
-// sees them (controls, zero-width and bidi marks, the byte-order mark). Newlines and tabs stay as
-// they are: the text reads like the prompt.
-const TEMPLATE_UNSAFE =
-  /[\\`]|\$(?=\{)|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// carriage return (the parser turns CR and CRLF into LF), lone surrogates (UTF-8 cannot store
+// them), and the hidden characters (src/util/hidden-characters.ts: controls, zero-width and bidi
+// marks, the byte-order mark, the line separators), escaped so a reviewer sees them. Newlines and
+// tabs stay as they are: the text reads like the prompt.
+const LONE = String.raw`[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]`;
+const TEMPLATE_UNSAFE = new RegExp(String.raw`[\\\x60]|\$(?=\{)|${HIDDEN_SOURCE}|${LONE}`, 'g');
 
-/** Every character `TEMPLATE_UNSAFE` can match (any `$`, any surrogate), without its lookarounds. */
-const MAY_BE_TEMPLATE_UNSAFE =
-  /[\\`$\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\uD800-\uDFFF]/;
+/** Every character `TEMPLATE_UNSAFE` can match (any `$`, any surrogate), without its lookarounds. (`\x60` is the backtick.) */
+const MAY_BE_TEMPLATE_UNSAFE = new RegExp(String.raw`[\\\x60$\uD800-\uDFFF]|${HIDDEN_SOURCE}`);
 
 function templateEscape(c: string): string {
   if (c === '\\' || c === '`' || c === '$') return `\\${c}`;
   if (c === '\r') return '\\r';
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return unicodeEscape(c);
 }
 
 // A line of prompt text that reads like a git conflict marker (the edit formats of coding agents

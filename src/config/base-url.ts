@@ -1,6 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { ConfigError } from '../errors.js';
 import { maskKey } from '../secrets.js';
+import { firstUnsendable } from './sendable.js';
 
 /** The service's public address; `PROMPTLOCK_BASE_URL` or the `baseUrl` option replaces it. */
 export const DEFAULT_BASE_URL = 'https://api.baytos.ai';
@@ -73,6 +74,12 @@ for (const [network, prefix] of [
  * the config schema because the client refuses the same addresses when built directly.
  */
 export function baseUrlProblem(text: string): string | undefined {
+  // The URL parser would drop or percent-encode it silently, sending every request to a wrong path.
+  // Leading and trailing spaces and controls are dropped by the URL parser itself, harmlessly.
+  const bad = firstUnsendable(text.replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, ''));
+  if (bad) {
+    return `character ${bad.position} of ${bad.length} is ${bad.described}, which is not part of an address as it is sent (write a non-ASCII host name in its xn-- form)`;
+  }
   let url: URL;
   try {
     url = new URL(text);
@@ -85,6 +92,11 @@ export function baseUrlProblem(text: string): string | undefined {
   }
   if (url.search || url.hash) return 'a query or fragment is not allowed';
   if (url.username || url.password) return 'credentials in the URL are not allowed';
+  // Every endpoint is `/v1/…` below the base URL (docs/service-interface.md): a base URL ending in
+  // it would call `/v1/v1/…`, and the 404 would hide why.
+  if (/\/v1\/*$/i.test(url.pathname)) {
+    return `it ends in /v1, which promptlock adds to every path itself: use ${url.origin}${url.pathname.replace(/\/v1\/*$/i, '')}`;
+  }
   return undefined;
 }
 

@@ -10,6 +10,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { ConfigError } from '../errors.js';
+import { displayPath } from '../util/display-path.js';
 
 /** Files of variables read from the project root, later ones winning. */
 export const ENV_FILES = ['.env', '.env.local'] as const;
@@ -63,17 +64,30 @@ function readEnvFile(file: string): string | undefined {
   }
 }
 
+export interface ProjectEnv {
+  /** The environment with the files' variables filled in below it. */
+  env: NodeJS.ProcessEnv;
+  /** Where a variable's value came from, as messages name it: `the environment`, or the path of `.env` / `.env.local`. */
+  sourceOf(name: string): string;
+}
+
 /**
- * The environment with the variables of `.env` and `.env.local` at the project root filled in.
- * The real environment wins, and `process.env` is left untouched.
+ * The environment with the variables of `.env` and `.env.local` at the project root filled in,
+ * and where each value came from (a key that cannot be sent is named with its file). The real
+ * environment wins, and `process.env` is left untouched.
  */
-export function withEnvFiles(rootDir: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const fromFiles: Record<string, string> = {};
+export function readEnv(rootDir: string, env: NodeJS.ProcessEnv): ProjectEnv {
+  const fromFiles = new Map<string, { value: string; file: string }>();
   for (const name of ENV_FILES) {
-    const text = readEnvFile(path.join(rootDir, name));
-    if (text !== undefined) Object.assign(fromFiles, parseEnv(text));
+    const file = path.join(rootDir, name);
+    const text = readEnvFile(file);
+    if (text === undefined) continue;
+    for (const [key, value] of Object.entries(parseEnv(text))) if (value !== undefined) fromFiles.set(key, { value, file });
   }
   const merged: NodeJS.ProcessEnv = { ...env };
-  for (const [key, value] of Object.entries(fromFiles)) if (merged[key] === undefined) merged[key] = value;
-  return merged;
+  for (const [key, { value }] of fromFiles) if (merged[key] === undefined) merged[key] = value;
+  return {
+    env: merged,
+    sourceOf: (name) => (env[name] !== undefined || !fromFiles.has(name) ? 'the environment' : displayPath(fromFiles.get(name)!.file)),
+  };
 }

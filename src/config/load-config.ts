@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { apiKeyFromEnv, maskKeysIn } from '../secrets.js';
+import { apiKeyVariable, maskKeysIn } from '../secrets.js';
 import { WORK_DIR_NAME } from '../store/work-dir.js';
 import { describeValue } from '../util/describe-value.js';
 import { BASE_URL_ALLOWED, baseUrlProblem } from './base-url.js';
 import { ConfigConflictError } from './config-conflict.js';
 import type { ConfigConflictResolution } from './edit/resolve-conflict.js';
-import { withEnvFiles } from './env-files.js';
+import { type ProjectEnv, readEnv } from './env-files.js';
 import { parseUserConfig } from './parse-user-config.js';
 import { readConfigFile } from './read-config-file.js';
 import { rejectApiKey } from './reject-api-key.js';
@@ -44,7 +44,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   rejectApiKey(file.config, where);
   const parsed = parseUserConfig(file.config, where);
   const rootDir = path.dirname(file.filepath);
-  const env = withEnvFiles(rootDir, options.env ?? process.env);
+  const projectEnv = readEnv(rootDir, options.env ?? process.env);
+  const found = apiKeyVariable(projectEnv.env);
 
   const snapshotsDir = path.resolve(rootDir, parsed.snapshots);
   if (snapshotsDir === rootDir || rootDir.startsWith(snapshotsDir + path.sep)) {
@@ -61,7 +62,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   return {
     configPath: file.filepath,
     rootDir,
-    baseUrl: trimSlash(baseUrlFromEnv(env) ?? parsed.baseUrl),
+    baseUrl: trimSlash(baseUrlFromEnv(projectEnv) ?? parsed.baseUrl),
     prompts: parsed.prompts as string[],
     workspace: parsed.workspace,
     snapshotsDir,
@@ -74,7 +75,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     timeout: parsed.timeout,
     limits: parsed.limits,
     placeholders: parsed.placeholders,
-    apiKey: apiKeyFromEnv(env),
+    apiKey: found?.key,
+    ...(found ? { apiKeySource: `${found.variable} in ${projectEnv.sourceOf(found.variable)}` } : {}),
   };
 }
 
@@ -113,13 +115,13 @@ function requireInsideProject(option: string, value: string, resolved: string, r
   );
 }
 
-function baseUrlFromEnv(env: NodeJS.ProcessEnv): string | undefined {
+function baseUrlFromEnv({ env, sourceOf }: ProjectEnv): string | undefined {
   const value = env.PROMPTLOCK_BASE_URL?.trim();
   if (!value) return undefined;
   const problem = baseUrlProblem(value);
   if (problem) {
     throw new ConfigError(
-      `Invalid value for PROMPTLOCK_BASE_URL in the environment: expected ${BASE_URL_ALLOWED}, got ${describeValue(value, maskKeysIn)} (${problem}).`,
+      `Invalid value for PROMPTLOCK_BASE_URL in ${sourceOf('PROMPTLOCK_BASE_URL')}: expected ${BASE_URL_ALLOWED}, got ${describeValue(value, maskKeysIn)} (${problem}).`,
       { hint: 'Fix or unset PROMPTLOCK_BASE_URL; it overrides the baseUrl option.' },
     );
   }

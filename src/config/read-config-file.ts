@@ -10,19 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Loader } from 'cosmiconfig';
 import { ConfigError } from '../errors.js';
+import { CONFIG_FILE_NAMES } from '../util/project-config.js';
 import { rejectConflictMarkers } from './config-conflict.js';
 import { describeLoadError } from './config-load-error.js';
 import { defineConfig } from './define-config.js';
 
-/** Where cosmiconfig looks in each folder, first match wins (README.md, "Configuration"). */
-export const CONFIG_FILE_NAMES = [
-  'package.json',
-  'prompts.config.ts',
-  'prompts.config.mts',
-  'prompts.config.js',
-  'prompts.config.mjs',
-  'prompts.config.json',
-] as const;
+export { CONFIG_FILE_NAMES };
 
 const EXTENSIONS = ['.ts', '.mts', '.js', '.mjs', '.json'];
 

@@ -102,4 +102,6 @@ export interface ResolvedConfig {
   placeholders: Record<string, PlaceholderOption | undefined>;
   /** From PROMPTLOCK_API_KEY, else BAYT_API_KEY. Never from a file. */
   apiKey: string | undefined;
+  /** Where the key was read, as errors name it: `PROMPTLOCK_API_KEY in .env.local`. */
+  apiKeySource?: string | undefined;
 }

@@ -45,6 +45,11 @@ export interface PromptState {
   storeRefused: boolean;
   /** Since when another instance's refresher key kept this one from refreshing. */
   waitingSince: number | undefined;
+  /**
+   * Fetch time of the newest answer this instance has taken, its own or the fleet's: a store entry
+   * fetched before it is old news, never taken (a captured entry written back: docs/live.md).
+   */
+  seenAt: number | undefined;
 }
 
 const FLOATING = new Set(['latest', 'draft']);
@@ -183,5 +188,6 @@ export function setUpPrompt(name: string, fn: AnyPrompt, lockfile: Lockfile, dra
     inflight: undefined,
     storeRefused: false,
     waitingSince: undefined,
+    seenAt: undefined,
   };
 }

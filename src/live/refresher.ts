@@ -4,12 +4,12 @@
  * holding off when the service says so (never longer than the CLI's cap), and sharing through the
  * fleet cache only what passed validation.
  */
-import { Pool } from 'undici';
+import type { PromptServiceClient } from '../api/create-client.js';
 import { CLIENT_DEFAULTS } from '../config/client-defaults.js';
 import { RequestWindow } from '../util/poll-budget.js';
 import { adopt } from './adopt.js';
 import type { LiveConnection } from './connection.js';
-import { fetchLivePrompt } from './fetch-live.js';
+import { fetchLivePrompt, liveClient } from './fetch-live.js';
 import { type CacheRead, FleetCache } from './fleet-cache.js';
 import { cleanReason, fallback, type PromptState } from './prompt-state.js';
 import type { LiveSettings } from './settings.js';
@@ -27,7 +27,8 @@ export class Refresher {
   readonly #cache: FleetCache;
   readonly #emit: (event: LiveEvent) => void;
   readonly #budget = new RequestWindow();
-  #pool: Pool | undefined;
+  /** The CLI's own client (src/api/), opened at the first refresh. */
+  #client: PromptServiceClient | undefined;
   /** A 429 or an exhausted window holds every refresh of this process until then. */
   #heldUntil = 0;
   /** Since when every store operation failed, or undefined while it answers. */
@@ -61,7 +62,7 @@ export class Refresher {
   async close(states: Iterable<PromptState>): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.allSettled([this.#pool?.destroy()]);
+    await Promise.allSettled([this.#client?.destroy()]);
     await Promise.allSettled([...states].map((state) => state.inflight));
     await Promise.allSettled([this.#cache.store.close()]);
   }
@@ -72,6 +73,13 @@ export class Refresher {
 
   #adopt(state: PromptState, raw: unknown, source: 'live' | 'cache'): boolean {
     return adopt(state, raw, source, { apiKey: this.#connection.apiKey, emit: this.#emit });
+  }
+
+  /** Takes the fleet's entry, and remembers its fetch time as seen. */
+  #adoptStored(state: PromptState, stored: StoredPrompt): boolean {
+    if (!this.#adopt(state, stored.prompt, 'cache')) return false;
+    state.seenAt = Math.max(state.seenAt ?? 0, stored.fetchedAt);
+    return true;
   }
 
   async #store<T>(operation: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false }> {
@@ -118,8 +126,11 @@ export class Refresher {
     let stored = await this.#read(state, key);
     // A time ahead of ours by more than clock skew is not believed: it would keep the entry fresh.
     if (stored && stored.fetchedAt > now + CLOCK_SKEW_MS) stored = undefined;
+    // Signed, but older than an answer this instance already took: a captured entry written back
+    // would step the prompt back to a version the service withdrew since (docs/live.md).
+    if (stored && state.seenAt !== undefined && stored.fetchedAt < state.seenAt) stored = undefined;
     if (stored && now - stored.fetchedAt < ttlMs) {
-      if (this.#adopt(state, stored.prompt, 'cache')) {
+      if (this.#adoptStored(state, stored)) {
         state.waitingSince = undefined;
         state.nextCheckAt = stored.fetchedAt + ttlMs;
         return;
@@ -130,12 +141,12 @@ export class Refresher {
     // older than the longest hold a service may impose plus a request.
     if (stored && now - stored.fetchedAt > ttlMs + MAX_HOLD_MS + requestTimeoutMs) stored = undefined;
     if (this.#connection.unusable) {
-      if (stored) this.#adopt(state, stored.prompt, 'cache');
+      if (stored) this.#adoptStored(state, stored);
       this.#fallback(state, this.#connection.unusable);
       return;
     }
     if (now < this.#heldUntil) {
-      if (stored) this.#adopt(state, stored.prompt, 'cache');
+      if (stored) this.#adoptStored(state, stored);
       state.nextCheckAt = this.#heldUntil;
       this.#fallback(
         state,
@@ -144,14 +155,14 @@ export class Refresher {
       return;
     }
     if (this.#budget.used(now) >= perMinute) {
-      if (stored) this.#adopt(state, stored.prompt, 'cache');
+      if (stored) this.#adoptStored(state, stored);
       state.nextCheckAt = now + Math.min(ttlMs, 1000);
       this.#fallback(state, `the refresh budget of ${perMinute} requests a minute is used up`);
       return;
     }
     if (!(await this.#elected(state, key, now))) {
       // Another instance refreshes this prompt: look at the store again soon for its answer.
-      if (stored) this.#adopt(state, stored.prompt, 'cache');
+      if (stored) this.#adoptStored(state, stored);
       state.nextCheckAt = now + Math.max(25, Math.floor(ttlMs / 4));
       return;
     }
@@ -181,31 +192,24 @@ export class Refresher {
     return true;
   }
 
-  #target() {
-    const url = new URL(this.#connection.baseUrl);
-    this.#pool ??= new Pool(url.origin, { connections: 4, keepAliveTimeout: 30_000, pipelining: 1 });
-    return {
-      dispatcher: this.#pool,
-      baseUrl: this.#connection.baseUrl,
-      basePath: url.pathname.replace(/\/+$/, ''),
-      apiKey: this.#connection.apiKey,
-      timeoutMs: this.#settings.requestTimeoutMs,
-    };
-  }
-
   async #fetch(state: PromptState, key: string, stored: StoredPrompt | undefined, now: number): Promise<void> {
     const { ttlMs } = this.#settings;
     this.#budget.record(1, now);
     const selector = state.selector;
-    const outcome = await fetchLivePrompt(this.#target(), selector === null ? state.name : `${state.name}:${selector}`, MAX_HOLD_MS);
+    this.#client ??= liveClient(this.#connection, this.#settings.requestTimeoutMs);
+    const name = selector === null ? state.name : `${state.name}:${selector}`;
+    // An answer with X-RateLimit-Remaining: 0 is held by the client itself: the next refresh is
+    // refused unsent, with the time to the reset, and holds every refresh of the process as a 429 does.
+    const outcome = await fetchLivePrompt(this.#client, this.#connection.baseUrl, name, MAX_HOLD_MS);
     if (this.#closed) return;
-    if (outcome.rateLimit && outcome.rateLimit.remaining === 0) {
-      this.#heldUntil = Math.max(this.#heldUntil, Math.min(outcome.rateLimit.resetAtMs, Date.now() + MAX_HOLD_MS));
-    }
     let holdMs = ttlMs;
     if (outcome.ok) {
       // Only an answer that passed validation is shared with the fleet.
-      if (this.#adopt(state, outcome.prompt, 'live')) await this.#store(() => this.#cache.set(key, Date.now(), outcome.prompt));
+      const fetchedAt = Date.now();
+      if (this.#adopt(state, outcome.prompt, 'live')) {
+        state.seenAt = fetchedAt;
+        await this.#store(() => this.#cache.set(key, fetchedAt, outcome.prompt));
+      }
     } else {
       if (outcome.retryAfterMs !== undefined) {
         const wait = Math.min(outcome.retryAfterMs, MAX_HOLD_MS);
@@ -214,7 +218,7 @@ export class Refresher {
         holdMs = Math.max(ttlMs, wait);
       }
       // What the service answered last may still be in the store (fetched by another instance).
-      if (stored) this.#adopt(state, stored.prompt, 'cache');
+      if (stored) this.#adoptStored(state, stored);
       this.#fallback(state, outcome.reason);
     }
     await this.#store(() => this.#cache.store.hold(key, holdMs));

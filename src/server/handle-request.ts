@@ -6,6 +6,7 @@
  * `X-RateLimit-*` headers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { redact } from '../secrets.js';
 import { terminalText } from '../terminal-text.js';
@@ -42,6 +43,21 @@ function rateHeaders(decision: RateDecision): Record<string, string> {
     'X-RateLimit-Remaining': String(decision.remaining),
     'X-RateLimit-Reset': String(Math.ceil(decision.resetAt / 1000)),
   };
+}
+
+/**
+ * The name a request is addressed to (its `Host` header without the port), when it is not one this
+ * service answers to: loopback names, IP addresses (a page on another origin cannot make a browser
+ * send its own name with them) and the allowed names. DNS rebinding re-points a name of the
+ * attacker's at 127.0.0.1, and the browser then sends that name (docs/security.md, "serve").
+ */
+function foreignHost(header: string | undefined, allowed: ReadonlySet<string>): string | undefined {
+  // HTTP/1.0 has no Host header; no browser sends such a request.
+  if (header === undefined) return undefined;
+  const bracketed = /^\[([^\]]*)\](?::\d*)?$/.exec(header);
+  const name = (bracketed ? bracketed[1]! : header.replace(/:\d*$/, '')).toLowerCase().replace(/\.$/, '');
+  if (isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || allowed.has(name)) return undefined;
+  return name;
 }
 
 /** The request announces a body (a length above 0, or chunks). */
@@ -120,6 +136,14 @@ export function createRequestHandler(state: ServerState): (req: IncomingMessage,
       let reply: Reply;
       let bodyRead = false;
       try {
+        const foreign = foreignHost(req.headers.host, options.allowedHosts);
+        if (foreign !== undefined) {
+          throw new ApiError(
+            403,
+            'forbidden',
+            `Host "${echo(foreign, 100)}" is not a name of this service: it answers to localhost, IP addresses and the names given by --allowed-host (a page on another site may have pointed that name here).`,
+          );
+        }
         if (fault === '503') throw new ApiError(503, 'internal_error', 'Service temporarily unavailable (injected fault); retry shortly.');
         if (!decision.allowed) {
           const retryAfter = Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000));

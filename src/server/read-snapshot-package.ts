@@ -7,11 +7,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { formatPackageName, type Selector, versionNumber } from '../package-name.js';
-import { decodeSnapshot } from '../store/snapshot-format.js';
+import { contextFileNames, decodeSnapshot } from '../store/snapshot-format.js';
 import { guessMimeType } from './guess-mime-type.js';
 import type { LoadedVersion, ServedFile } from './loaded-package.js';
-
-const safeName = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');
 
 /** A link in a snapshots folder could serve any file of the machine: refused, as in authored folders. */
 export function linkRefused(where: string): ConfigError {
@@ -21,14 +19,11 @@ export function linkRefused(where: string): ConfigError {
 }
 
 /**
- * The synced file for a context item. The sync names it after `fileName`, prefixed with the item id
- * when two items share a name; older layouts used the bare id. Prefer the most specific match.
+ * The synced file for a context item: the name sync gave it (the snapshot format's
+ * `contextFileNames`, so a name sync changed is found too), else the bare id of older layouts.
  */
-function findSyncedFile(names: ReadonlySet<string>, id: string, fileName: string | null | undefined): string | undefined {
-  const candidates = fileName
-    ? [`${safeName(id)}-${safeName(fileName)}`, fileName, safeName(fileName), id, safeName(id)]
-    : [id, safeName(id)];
-  return candidates.find((name) => names.has(name));
+function findSyncedFile(names: ReadonlySet<string>, id: string, stored: string | undefined): string | undefined {
+  return [stored, id].find((name) => name !== undefined && names.has(name));
 }
 
 export async function readSnapshotPackage(
@@ -56,9 +51,10 @@ export async function readSnapshotPackage(
   // The real path: a download checks at request time that it is still the path of the file.
   const realFilesDir = names.size > 0 ? await fs.realpath(filesDir) : filesDir;
   const files: ServedFile[] = [];
+  const stored = contextFileNames(prompt.context);
   for (const item of prompt.context) {
     if (item.type !== 'file') continue;
-    const name = findSyncedFile(names, item.id, item.fileName);
+    const name = findSyncedFile(names, item.id, stored.get(item.id));
     // A file that was never synced (no `contextFiles: true`) simply has no download.
     if (!name) continue;
     const fileName = item.fileName ?? name;

@@ -17,6 +17,13 @@ export interface ServerOptions {
   dir: string;
   /** @default '127.0.0.1' */
   host?: string | undefined;
+  /**
+   * Host names the service answers to besides loopback names (`localhost`, `*.localhost`), IP
+   * addresses and `host`: a request whose `Host` header names anything else gets 403, so a page
+   * whose name was re-pointed at this machine (DNS rebinding) cannot read the prompts.
+   * @default []
+   */
+  allowedHosts?: string[] | undefined;
   /** `0` picks a free port. @default 0 */
   port?: number | undefined;
   /** A key without `workspace` reads every workspace. @default [{ key: LOCAL_TEST_KEY }] */
@@ -77,6 +84,8 @@ export interface WindowLimits {
 export interface ResolvedServerOptions {
   dir: string;
   host: string;
+  /** Lower-case names (`host` among them when it is a name), besides loopback names and IP addresses. */
+  allowedHosts: ReadonlySet<string>;
   port: number;
   keys: Array<{ key: string; workspace: string | undefined }>;
   envelope: 'bare' | 'wrapped';
@@ -135,15 +144,31 @@ function resolveFaults(faults: ServerOptions['faults']): ResolvedServerOptions['
   return { rate: faults.rate, seed: faults.seed, kinds };
 }
 
+function resolveAllowedHosts(host: string, names: ServerOptions['allowedHosts']): ReadonlySet<string> {
+  const allowed = new Set<string>();
+  for (const [index, name] of (names ?? []).entries()) {
+    if (typeof name !== 'string' || !/^[A-Za-z0-9.-]+\.?$/.test(name)) {
+      throw new ConfigError(
+        `Invalid value for option "allowedHosts[${index}]": expected a host name such as "prompts.test", got ${JSON.stringify(name)}.`,
+      );
+    }
+    allowed.add(name.toLowerCase().replace(/\.$/, ''));
+  }
+  allowed.add(host.toLowerCase().replace(/\.$/, ''));
+  return allowed;
+}
+
 /** Fills in defaults and rejects bad values with a `ConfigError` naming the option. */
 export function resolveServerOptions(options: ServerOptions): ResolvedServerOptions {
   if (typeof options.dir !== 'string' || options.dir === '') {
     throw new ConfigError('Invalid value for option "dir": expected the folder to serve.');
   }
   const limits = options.rateLimits ?? {};
+  const host = options.host ?? '127.0.0.1';
   return {
     dir: options.dir,
-    host: options.host ?? '127.0.0.1',
+    host,
+    allowedHosts: resolveAllowedHosts(host, options.allowedHosts),
     port: count('port', options.port, 0, 0, 65_535),
     keys: resolveKeys(options.keys),
     envelope: oneOf('envelope', options.envelope, ['bare', 'wrapped'] as const),

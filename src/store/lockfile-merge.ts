@@ -10,9 +10,10 @@
  * - identical on both sides: kept;
  * - different selectors: the side whose selector the config asks for wins; if neither or both do,
  * - the higher version wins (`v0`, the draft, is the lowest);
- * - same version, different content (a draft edited on both branches): the side that changed it
- *   from the common ancestor (diff3 conflicts carry it), else "ours"; sync then keeps whichever side
- *   the snapshot on disk matches (see `src/sync/merge-resolution.ts`).
+ * - same version, different content (a draft edited on both branches, or a branch that forged the
+ *   text of a version): the side that changed it from the common ancestor (diff3 conflicts carry
+ *   it), else "ours"; the decision records both texts' integrities, and sync keeps only the side the
+ *   service confirms (see `src/sync/merge-resolution.ts`).
  *
  * Only lines that start at column 0 with exactly seven marker characters are markers:
  * `<<<<<<<` (and a space or the line's end), `|||||||` (diff3's ancestor), `=======` alone, and
@@ -151,7 +152,14 @@ function decodeSide(text: string, lineMap: number[], where: string, side: string
   }
 }
 
-type MergeReason = 'ours only' | 'theirs only' | 'config selector' | 'higher version' | 'changed from ancestor' | 'same version';
+type MergeReason =
+  | 'ours only'
+  | 'theirs only'
+  | 'config selector'
+  | 'higher version'
+  | 'changed from ancestor'
+  | 'same version'
+  | 'confirmed by the service';
 
 export interface MergeDecision {
   name: string;
@@ -160,14 +168,17 @@ export interface MergeDecision {
   version: string;
   other?: string;
   reason: MergeReason;
+  /**
+   * Set when both sides lock this version with different texts: each side's integrity. The files
+   * cannot say which is true; sync asks the service (src/sync/merge-resolution.ts).
+   */
+  texts?: { ours: string; theirs: string };
 }
 
 export interface LockfileMerge {
   lockfile: Lockfile;
   /** One per package the two sides disagree on, by name. */
   decisions: MergeDecision[];
-  /** Same version on both sides with different content: the side not kept, for sync to prefer if only its snapshot is on disk. */
-  ties: Map<string, { entry: LockEntry; side: 'ours' | 'theirs' }>;
   hunks: number;
 }
 
@@ -191,7 +202,6 @@ export function mergeLockfiles(
 ): Omit<LockfileMerge, 'hunks'> {
   const prompts: Record<string, LockEntry> = {};
   const decisions: MergeDecision[] = [];
-  const ties: LockfileMerge['ties'] = new Map();
   const names = [...new Set([...Object.keys(ours.prompts), ...Object.keys(theirs.prompts)])].sort();
   for (const name of names) {
     const a = ours.prompts[name];
@@ -223,14 +233,14 @@ export function mergeLockfiles(
       } else {
         kept = 'ours';
         reason = 'same version';
-        ties.set(name, { entry: b, side: 'theirs' });
       }
     }
     const entry = kept === 'ours' ? a : b;
     prompts[name] = entry;
-    decisions.push({ name, kept, version: entry.version, other: (kept === 'ours' ? b : a).version, reason });
+    const texts = a.version === b.version && a.integrity !== b.integrity ? { texts: { ours: a.integrity, theirs: b.integrity } } : {};
+    decisions.push({ name, kept, version: entry.version, other: (kept === 'ours' ? b : a).version, reason, ...texts });
   }
-  return { lockfile: { lockfileVersion: ours.lockfileVersion, prompts }, decisions, ties };
+  return { lockfile: { lockfileVersion: ours.lockfileVersion, prompts }, decisions };
 }
 
 /** Splits a conflicted lockfile text, decodes both sides and merges them; undefined when it has no conflict. */

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { FileSystemError, LockfileError, PromptlockError } from '../errors.js';
+import { ConfigError, FileSystemError, LockfileError, PromptlockError } from '../errors.js';
 import { parsePackageName } from '../package-name.js';
+import { ownConfigFile } from '../util/project-config.js';
 import { WORK_DIR_NAME } from './work-dir.js';
 
 /** `<snapshots>/<workspace>/<package>.json` for a base package name `@workspace/package`. */
@@ -33,23 +33,6 @@ export function contextFilePath(snapshotsDir: string, name: string, relative: st
   return path.join(snapshotsDir, parsed!.workspace, `${parsed!.package}.files`, file);
 }
 
-/** Longest context file name stored: well below any file system's limit (255 bytes), with room for a temporary suffix. */
-const MAX_FILE_NAME = 100;
-
-/**
- * A context file name (already one plain name of `[A-Za-z0-9._-]`) short enough for every file
- * system: a longer one keeps its start and its extension, with a short hash of the whole name
- * between them, so two long names that differ only at their end stay two files. Deterministic:
- * the same name always gives the same file.
- */
-export function boundedFileName(name: string): string {
-  if (name.length <= MAX_FILE_NAME) return name;
-  const dot = name.lastIndexOf('.');
-  const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
-  const hash = createHash('sha256').update(name).digest('hex').slice(0, 10);
-  return `${name.slice(0, MAX_FILE_NAME - extension.length - hash.length - 1)}-${hash}${extension}`;
-}
-
 /** Errors of a path that cannot exist on this disk (a name too long): such a file is missing, never an error. */
 export const CANNOT_EXIST = new Set(['ENOENT', 'ENAMETOOLONG']);
 
@@ -65,6 +48,9 @@ export function isWithin(parent: string, child: string): boolean {
  * existing component below `rootDir` may be a symbolic link that leads out of the project. Inside
  * the snapshots folder (`storeDir`) no link is followed at all, not even to elsewhere in the
  * project: pruning there must only ever remove promptlock's own files. Throws naming the link.
+ * For the same reason no folder on the way to a file of the snapshots folder (below the project
+ * folder) may be another promptlock project, one with a config of its own: a snapshots folder in
+ * another app of a workspace would prune that app's snapshots as orphans.
  *
  * One guard is one scope of knowledge: a folder it lstat'ed as a real folder (or as a link it
  * allows) is not lstat'ed again by the same guard, and with `rememberMissing` a folder it found
@@ -78,6 +64,8 @@ export function isWithin(parent: string, child: string): boolean {
 export class StorePathGuard {
   private readonly safeDirs = new Set<string>();
   private readonly missingDirs = new Set<string>();
+  /** Folders found to be no other project's (on the way to the snapshots folder's files). */
+  private readonly ownDirs = new Set<string>();
   private realRoot: Promise<string> | undefined;
 
   constructor(
@@ -130,7 +118,10 @@ export class StorePathGuard {
     for (const [index, part] of parts.entries()) {
       current = path.join(current, part);
       const isFolder = allFolders || index < parts.length - 1;
-      if (isFolder && this.safeDirs.has(current)) continue;
+      if (isFolder && this.safeDirs.has(current)) {
+        if (this.inStore(shown)) await this.refuseOtherProject(root, current, shown, action);
+        continue;
+      }
       if (isFolder && this.missingDirs.has(current)) return false;
       let stats;
       try {
@@ -146,10 +137,31 @@ export class StorePathGuard {
       }
       if (isFolder) {
         if (!stats.isDirectory()) throw new FileSystemError(action, shown, Object.assign(new Error('not a folder'), { code: 'ENOTDIR' }));
+        if (this.inStore(shown)) await this.refuseOtherProject(root, current, shown, action);
         this.safeDirs.add(current);
       }
     }
     return true;
+  }
+
+  private inStore(file: string): boolean {
+    return this.storeDir !== undefined && isWithin(path.resolve(this.storeDir), file);
+  }
+
+  private async refuseOtherProject(root: string, folder: string, file: string, action: string): Promise<void> {
+    if (this.ownDirs.has(folder)) return;
+    // A package.json that is not JSON says nothing either way.
+    const config = await ownConfigFile(folder).catch(() => undefined);
+    if (config === undefined) {
+      this.ownDirs.add(folder);
+      return;
+    }
+    throw new ConfigError(
+      `Refusing to ${action} ${file}: ${path.relative(root, folder)} is another promptlock project (it has ${config}), and a sync here would delete or overwrite its files.`,
+      {
+        hint: 'Give this project a snapshots folder of its own, outside that folder (the "snapshots" option): in a workspace, each app keeps its store inside its own folder.',
+      },
+    );
   }
 
   private async refuseLink(link: string, file: string, action: string): Promise<void> {

@@ -27,8 +27,9 @@ import { decodeSnapshot, snapshotIntegrity } from './snapshot-format.js';
 export const DAMAGED_SNAPSHOT_FIX = 'restore the snapshot from git, or run `promptlock sync --frozen` to download the locked version again';
 /**
  * True when a snapshot's text matches its locked integrity. The bytes as they are are hashed first
- * (what sync wrote); only text that differs from them, e.g. line endings converted by git, needs
- * the canonical re-encoding.
+ * (what sync wrote, unless the prompt holds hidden characters, which the file writes as escapes);
+ * only text that differs from the canonical encoding, e.g. line endings converted by git, needs
+ * the re-encoding (src/store/snapshot-format.ts).
  */
 function matchesLock(text: string, prompt: Prompt, integrity: string): boolean {
   return integrityOf(text) === integrity || snapshotIntegrity(prompt) === integrity;

@@ -1,12 +1,17 @@
 /**
  * Snapshot files: the prompt as the service returned it (fetched without variables), minus the
  * volatile `metadata.generatedAt`, keys in a stable order. Texts that span several lines are stored
- * as an array of lines, so a one-line edit of a prompt is a one-line git diff.
+ * as an array of lines, so a one-line edit of a prompt is a one-line git diff. Characters a
+ * reviewer cannot see (bidi controls, zero-width characters: src/util/hidden-characters.ts) are
+ * written as JSON escapes (`\u202e`), which read back as the same value: the pull request shows
+ * them, and the lockfile's integrity, taken over the value, does not depend on how they are written.
  */
+import { createHash } from 'node:crypto';
 import { LockfileError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { describeProblem, validatePrompt } from '../prompt-grammar.js';
-import { PROMPT_FIELD_ORDER, type Prompt } from '../types.js';
+import { type ContextItem, PROMPT_FIELD_ORDER, type Prompt } from '../types.js';
+import { showHidden } from '../util/hidden-characters.js';
 import { sortKeysDeep } from '../util/sort-keys-deep.js';
 import { integrityOf } from './integrity.js';
 
@@ -40,9 +45,20 @@ function toSnapshotObject(prompt: Prompt): Record<string, unknown> {
   return out;
 }
 
-/** Serialises a prompt to the canonical snapshot text (2-space JSON, trailing newline). */
-export function encodeSnapshot(prompt: Prompt): string {
+/** The canonical JSON of a snapshot (2-space JSON, trailing newline), every character as it is: what the integrity covers. */
+function canonicalSnapshot(prompt: Prompt): string {
   return `${JSON.stringify(toSnapshotObject(prompt), null, 2)}\n`;
+}
+
+/** The snapshot file for a prompt: the canonical JSON with hidden characters escaped, and its lockfile integrity. */
+export function snapshotFile(prompt: Prompt): { text: string; integrity: string } {
+  const canonical = canonicalSnapshot(prompt);
+  return { text: showHidden(canonical), integrity: integrityOf(canonical) };
+}
+
+/** Serialises a prompt to the snapshot file's text. */
+export function encodeSnapshot(prompt: Prompt): string {
+  return showHidden(canonicalSnapshot(prompt));
 }
 
 /**
@@ -86,8 +102,51 @@ export function decodeSnapshot(text: string, where: string, limits?: Readonly<Li
 
 /**
  * Integrity of a snapshot: sha256 over its canonical encoding, so line-ending conversions by git
- * do not matter but any change of content does.
+ * and how hidden characters are written do not matter, but any change of content does.
  */
 export function snapshotIntegrity(prompt: Prompt): string {
-  return integrityOf(encodeSnapshot(prompt));
+  return integrityOf(canonicalSnapshot(prompt));
+}
+
+/** Longest context file name stored: well below any file system's limit (255 bytes), with room for a temporary suffix. */
+const MAX_FILE_NAME = 100;
+
+/**
+ * A context file name (already one plain name of `[A-Za-z0-9._-]`) short enough for every file
+ * system: a longer one keeps its start and its extension, with a short hash of the whole name
+ * between them, so two long names that differ only at their end stay two files. Deterministic:
+ * the same name always gives the same file.
+ */
+export function boundedFileName(name: string): string {
+  if (name.length <= MAX_FILE_NAME) return name;
+  const dot = name.lastIndexOf('.');
+  const extension = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, 10);
+  return `${name.slice(0, MAX_FILE_NAME - extension.length - hash.length - 1)}-${hash}${extension}`;
+}
+
+/** `product FAQ (v2).pdf` → `product-FAQ-v2-.pdf`: safe on every file system, never a path. */
+function safeFileName(item: ContextItem): string {
+  const base = (item.fileName ?? '').split(/[\\/]/).pop() ?? '';
+  const cleaned = base.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '');
+  return cleaned || item.id.replace(/[^A-Za-z0-9._-]+/g, '-');
+}
+
+/**
+ * The name each file item of `context` is stored under in its package's `<package>.files/` folder,
+ * by item id: its `fileName` made safe (`ü.txt` → `txt`), shortened past 100 characters, and
+ * prefixed with its id when an earlier item has that name. Part of the snapshot format: sync
+ * writes the files by it and `serve` finds them by it (docs/architecture.md).
+ */
+export function contextFileNames(context: readonly ContextItem[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const used = new Set<string>();
+  for (const item of context) {
+    if (item.type !== 'file') continue;
+    let name = boundedFileName(safeFileName(item));
+    if (used.has(name)) name = boundedFileName(`${item.id.replace(/[^A-Za-z0-9._-]+/g, '-')}-${safeFileName(item)}`);
+    used.add(name);
+    names.set(item.id, name);
+  }
+  return names;
 }

@@ -5,6 +5,7 @@
  * line-diff library.
  */
 import type { Variable } from '../template/index.js';
+import { oneLine } from '../terminal-text.js';
 
 /** How the generated function's parameter changes: any of these breaks callers at compile time. */
 interface SignatureChange {
@@ -39,14 +40,23 @@ export function breakingChange(
   return added.length + removed.length + retyped.length > 0 ? { added, removed, retyped } : undefined;
 }
 
-/** `variables added: x; removed: y; retyped: z: string → number`, or `its function is removed`. */
-export function describeBreaking(breaking: BreakingChange): string {
+/**
+ * `variables added: x; removed: y; retyped: z: string → number`, or `its function is removed`.
+ * Variable names are the service's text: each is written through `name`, the escaper of where the
+ * sentence goes (one line for a log, a code span for markdown: docs/security.md).
+ */
+export function describeBreaking(breaking: BreakingChange, name: (text: string) => string = oneLine): string {
   if (breaking.removed === 'function') return 'its function leaves the generated module';
   const change = breaking as SignatureChange;
+  // `retyped` holds `name: old → new`; a variable name holds no `:` (the template grammar).
+  const retyped = (entry: string) => {
+    const colon = entry.indexOf(': ');
+    return `${name(entry.slice(0, colon))}${entry.slice(colon)}`;
+  };
   const parts = [
-    change.added.length ? `variables added: ${change.added.join(', ')}` : '',
-    change.removed.length ? `variables removed: ${change.removed.join(', ')}` : '',
-    change.retyped.length ? `variables retyped: ${change.retyped.join(', ')}` : '',
+    change.added.length ? `variables added: ${change.added.map(name).join(', ')}` : '',
+    change.removed.length ? `variables removed: ${change.removed.map(name).join(', ')}` : '',
+    change.retyped.length ? `variables retyped: ${change.retyped.map(retyped).join(', ')}` : '',
   ];
   return `its function's parameter changes (${parts.filter(Boolean).join('; ')})`;
 }

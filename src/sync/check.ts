@@ -21,6 +21,7 @@ import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
 import { clientPool, haltsRun } from './for-each-prompt.js';
 import { listedNames } from './list-names.js';
 import { type PlaceholderNote, placeholderNote } from './placeholder-notes.js';
+import { RunTotals } from './run-totals.js';
 import { orphanSnapshots } from './store-changes.js';
 import { storeFilesOf } from './store-files.js';
 import type { CheckProblem, CheckResult, SyncClient } from './types.js';
@@ -288,7 +289,9 @@ export async function check(options: CheckRunOptions): Promise<CheckResult> {
 async function checkRemote(options: CheckRunOptions, lockfile: Lockfile, entries: readonly RequestedEntry[]): Promise<CheckProblem[]> {
   if (!options.connect) throw new PromptlockError('check --remote needs a service connection.');
   const { config } = options;
-  const client = await options.connect();
+  const opened = await options.connect();
+  // The run's bounds (its time with the service) hold for `check --remote` as for sync.
+  const client = new RunTotals(config.limits).watch(opened);
   const problems: CheckProblem[] = [];
   try {
     // Sized by the client's own concurrency (src/sync/for-each-prompt.ts).

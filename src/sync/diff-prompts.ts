@@ -5,8 +5,9 @@
 import { structuredPatch } from 'diff';
 import { encodeSnapshot } from '../store/snapshot-format.js';
 import { listVariables, type Variable } from '../template/index.js';
-import { terminalText } from '../terminal-text.js';
+import { oneLine, terminalText } from '../terminal-text.js';
 import { type Prompt, promptTexts } from '../types.js';
+import { codeBlock, codeSpan } from '../util/markdown-text.js';
 import { type BreakingChange, breakingChange, describeBreaking } from './breaking-change.js';
 
 export interface FieldDiff {
@@ -21,12 +22,14 @@ export interface FieldDiff {
 }
 
 /**
- * Bounds of the line diff (jsdiff's Myers diff is quadratic in the number of changed lines): a
- * field whose texts differ by more than `maxEditLength` lines added plus removed, or a diff still
- * computing when the run's `budgetMs` is spent (each field gets at least `minimumMs`), is shown as
- * "text replaced" with its line counts.
+ * Bounds of the line diff (jsdiff's Myers diff costs lines × changed lines): a field whose texts
+ * differ by more than `maxEditLength` lines added plus removed is shown as "text replaced" with its
+ * line counts. The run's diffs share `budgetMs`, with no floor per field (issue 30: 100 large
+ * prompts cost the budget, not 100 floors): once it is spent, a field of at most `smallLines`
+ * lines (both sides together, well under a millisecond) is still diffed, so an ordinary edit is
+ * shown whatever came before it, and a larger one is "text replaced".
  */
-const DIFF_BOUNDS = { maxEditLength: 1000, budgetMs: 1500, minimumMs: 100 };
+const DIFF_BOUNDS = { maxEditLength: 1000, budgetMs: 1500, smallLines: 400 };
 
 export interface PromptDiff {
   name: string;
@@ -83,19 +86,20 @@ function text(prompt: Prompt | undefined, field: string): string | undefined {
 function lineDiff(field: string, before: string | undefined, after: string | undefined, deadline: number): FieldDiff | undefined {
   if (before === after) return undefined;
   const asLines = (value: string | undefined) => (value === undefined ? '' : `${value}\n`);
+  const count = (value: string | undefined) => (value === undefined ? 0 : value.split('\n').length);
+  const replaced = () => ({ field, lines: [], replaced: { before: count(before), after: count(after) } });
   // A side with no text is all additions (or deletions): linear, so not bounded by edit length.
   const oneSided = !before || !after;
+  const left = deadline - Date.now();
+  const small = count(before) + count(after) <= DIFF_BOUNDS.smallLines;
+  if (!oneSided && left <= 0 && !small) return replaced();
   const patch = structuredPatch(field, field, asLines(before), asLines(after), '', '', {
     context: 3,
     ...(oneSided ? {} : { maxEditLength: DIFF_BOUNDS.maxEditLength }),
-    // Once the run's budget is spent, each field still gets a little: an ordinary diff (well under
-    // `minimumMs`) is never cut short because earlier prompts were large.
-    timeout: Math.max(DIFF_BOUNDS.minimumMs, deadline - Date.now()),
+    // A small field needs no timeout (its cost is bounded by its size); any other gets what is left.
+    ...(oneSided || (small && left <= 0) ? {} : { timeout: Math.max(1, left) }),
   });
-  if (!patch) {
-    const count = (value: string | undefined) => (value === undefined ? 0 : value.split('\n').length);
-    return { field, lines: [], replaced: { before: count(before), after: count(after) } };
-  }
+  if (!patch) return replaced();
   const lines: string[] = [];
   for (const hunk of patch.hunks) {
     // An empty side is written `-0,0` as GNU diff does (jsdiff numbers it from 1).
@@ -190,7 +194,8 @@ export function formatDiffText(diffs: readonly PromptDiff[], paint: Paint = (_k,
     out.push(paint('title', `${mark} ${d.name}  ${versions}${d.breaking ? '  BREAKING' : ''}`));
     if (d.breaking) out.push(`  breaking: ${describeBreaking(d.breaking)}`);
     if (d.status === 'removed') continue;
-    if (d.timestamps) out.push(`  timestamps changed: ${d.timestamps.join(', ')}`);
+    // Keys of extra fields are the service's text: each on one line.
+    if (d.timestamps) out.push(`  timestamps changed: ${d.timestamps.map(oneLine).join(', ')}`);
     for (const field of d.fields) {
       out.push(`  ${field.field}:${field.replaced ? ` ${describeReplaced(field.replaced)}` : ''}`);
       for (const line of field.lines) {
@@ -204,12 +209,6 @@ export function formatDiffText(diffs: readonly PromptDiff[], paint: Paint = (_k,
   return `${out.join('\n')}\n`;
 }
 
-/** A fence longer than any run of backticks in the body, so prompt texts cannot break out of it. */
-function fenceFor(body: string): string {
-  const longest = Math.max(2, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(longest + 1);
-}
-
 export function formatDiffMarkdown(diffs: readonly PromptDiff[]): string {
   if (diffs.length === 0) return '**promptlock:** no prompt changes.\n';
   const breaking = diffs.filter((d) => d.breaking).length;
@@ -218,7 +217,11 @@ export function formatDiffMarkdown(diffs: readonly PromptDiff[]): string {
   return `${out.join('\n')}\n`;
 }
 
-/** One prompt's section of the markdown diff: a `###` heading, the breaking change, each field as a fenced diff. */
+/**
+ * One prompt's section of the markdown diff: a `###` heading, the breaking change, each field as a
+ * fenced diff. Every text from the service (names, variable names, keys, the texts) is code,
+ * through src/util/markdown-text.ts (docs/security.md, "Text a reviewer reads").
+ */
 export function markdownSection(d: PromptDiff): string[] {
   const versions =
     d.status === 'changed'
@@ -228,18 +231,16 @@ export function markdownSection(d: PromptDiff): string[] {
       : d.status === 'added'
         ? `added at ${d.to}`
         : `removed (was ${d.from})`;
-  const out = [`### ${d.breaking ? '⚠️ **Breaking** ' : ''}\`${d.name}\` — ${versions}`, ''];
-  if (d.breaking) out.push(`**Breaking:** ${describeBreaking(d.breaking)}.`, '');
+  const out = [`### ${d.breaking ? '⚠️ **Breaking** ' : ''}${codeSpan(d.name)} — ${versions}`, ''];
+  if (d.breaking) out.push(`**Breaking:** ${describeBreaking(d.breaking, codeSpan)}.`, '');
   if (d.status === 'removed') return out;
-  if (d.timestamps) out.push(`_Timestamps changed: ${d.timestamps.join(', ')}_`, '');
+  if (d.timestamps) out.push(`_Timestamps changed:_ ${d.timestamps.map(codeSpan).join(', ')}`, '');
   for (const field of d.fields) {
     if (field.replaced) {
       out.push(`**${field.field}**: ${describeReplaced(field.replaced)}`, '');
       continue;
     }
-    const body = field.lines.join('\n');
-    const fence = fenceFor(body);
-    out.push(`**${field.field}**`, '', `${fence}diff`, body, fence, '');
+    out.push(`**${field.field}**`, '', ...codeBlock(field.lines.join('\n'), 'diff'), '');
   }
   return out;
 }

@@ -8,22 +8,15 @@ import { formatPackageName, parsePackageName, recordedName, type Selector } from
 import { describeProblem, validatePrompt } from '../prompt-grammar.js';
 import { integrityOf } from '../store/integrity.js';
 import type { LockEntry, LockedFile } from '../store/lockfile-format.js';
-import { boundedFileName } from '../store/paths.js';
-import { encodeSnapshot } from '../store/snapshot-format.js';
+import { contextFileNames, snapshotFile } from '../store/snapshot-format.js';
 import type { StagedFile, Stager } from '../store/staged-file.js';
 import { listVariables, type PlaceholderReading } from '../template/index.js';
 import { type ContextItem, type Prompt, promptTexts } from '../types.js';
+import { haltsRun } from './for-each-prompt.js';
 import type { FetchedPrompt, ReusableFile, SyncClient } from './types.js';
 
 /** Largest context file downloaded when the service does not give its size. */
 const MAX_CONTEXT_FILE_BYTES = 100 * 1024 * 1024;
-
-/** `product FAQ (v2).pdf` → `product-FAQ-v2-.pdf`: safe on every file system, never a path. */
-function safeFileName(item: ContextItem): string {
-  const base = (item.fileName ?? '').split(/[\\/]/).pop() ?? '';
-  const cleaned = base.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '');
-  return cleaned || item.id.replace(/[^A-Za-z0-9._-]+/g, '-');
-}
 
 /** Lock entry and snapshot text for a prompt already in hand, its placeholders read by `reading` (README, "Placeholders"). */
 export function lockPrompt(
@@ -32,12 +25,12 @@ export function lockPrompt(
   prompt: Prompt,
   reading?: PlaceholderReading,
 ): Omit<FetchedPrompt, 'files'> {
-  const snapshot = encodeSnapshot(prompt);
+  const { text: snapshot, integrity } = snapshotFile(prompt);
   const entry: LockEntry = {
     selector,
     version: prompt.version,
     id: prompt.id,
-    integrity: integrityOf(snapshot),
+    integrity,
     ...(reading === undefined ? {} : { placeholders: reading }),
     variables: listVariables(promptTexts(prompt), name, reading),
   };
@@ -79,23 +72,45 @@ export interface FetchOptions {
 
 /**
  * Downloads a context file to a staged file, hashed and counted as it arrives: memory holds a few
- * chunks, never the file. On any failure the staged file is removed.
+ * chunks, never the file. On any failure the staged file is removed, and the failure is one of
+ * the file (`fileError`), never of the prompt.
  */
-async function downloadToStage(client: SyncClient, stager: Stager | undefined, item: ContextItem): Promise<StagedFile> {
+async function downloadToStage(client: SyncClient, stager: Stager | undefined, name: string, item: ContextItem): Promise<StagedFile> {
   if (!stager) throw new Error('fetchPrompt: context files are downloaded only with a stager');
-  const { url } = await client.getContextDownloadUrl(item.id);
-  const file = await stager.create();
   try {
-    await client.downloadFileTo(
-      url,
-      { maxBytes: item.fileSize ?? MAX_CONTEXT_FILE_BYTES, ...(item.fileSize == null ? {} : { expectedSize: item.fileSize }) },
-      file,
-    );
-    return await file.finish();
+    const { url } = await client.getContextDownloadUrl(item.id);
+    const file = await stager.create();
+    try {
+      await client.downloadFileTo(
+        url,
+        { maxBytes: item.fileSize ?? MAX_CONTEXT_FILE_BYTES, ...(item.fileSize == null ? {} : { expectedSize: item.fileSize }) },
+        file,
+      );
+      return await file.finish();
+    } catch (error) {
+      await file.discard();
+      throw error;
+    }
   } catch (error) {
-    await file.discard();
-    throw error;
+    throw fileError(error, name, item);
   }
+}
+
+/**
+ * A context file that could not be fetched, as an error of that file: the answer of a file
+ * endpoint (a 404 of the download address or of the file itself) never reads as the prompt's own
+ * answer, so no rule that takes a 404 for "no published version" can drop a locked prompt for it
+ * (docs/service-interface.md, "Context files"). What ends the run (a key refused, the service
+ * down, a run total) stays as it is.
+ */
+function fileError(error: unknown, name: string, item: ContextItem): unknown {
+  if (!(error instanceof ServiceError) || haltsRun(error) || error.status === 401 || error.status === 403) return error;
+  const file = item.fileName ? `${JSON.stringify(item.fileName)} (${item.id})` : item.id;
+  return new ServiceError(`The context file ${file} of ${name} could not be fetched: ${error.message}`, {
+    code: 'context_file',
+    cause: error,
+    hint: `${error.hint ? `${error.hint} ` : ''}Nothing was written; ${name} stays as locked. Run sync again once the service serves the file, or sync without contextFiles.`,
+  });
 }
 
 export async function fetchPrompt(
@@ -127,13 +142,12 @@ export async function fetchPrompt(
   const files: FetchedPrompt['files'] = [];
   if (options.withFiles) {
     const lockedFiles: Record<string, LockedFile> = {};
-    const used = new Set<string>();
+    // Named by the snapshot format (serve finds them by the same names), bounded before anything is
+    // staged: a name too long for the disk would fail after the commit point.
+    const names = contextFileNames(prompt.context);
     for (const item of prompt.context) {
       if (item.type !== 'file') continue;
-      // Bounded before anything is staged: a name too long for the disk would fail after the commit point.
-      let fileName = boundedFileName(safeFileName(item));
-      if (used.has(fileName)) fileName = boundedFileName(`${item.id.replace(/[^A-Za-z0-9._-]+/g, '-')}-${safeFileName(item)}`);
-      used.add(fileName);
+      const fileName = names.get(item.id)!;
       const path = `${parsed.workspace}/${parsed.package}.files/${fileName}`;
       const reuse = options.reusable?.get(item.id);
       if (reuse && reuse.locked.path === path && (item.fileSize == null || item.fileSize === reuse.locked.size)) {
@@ -141,7 +155,7 @@ export async function fetchPrompt(
         files.push({ path, content: reuse.content });
         continue;
       }
-      const staged = await downloadToStage(client, options.stager, item);
+      const staged = await downloadToStage(client, options.stager, name, item);
       lockedFiles[item.id] = { path, size: staged.size, integrity: staged.integrity };
       files.push({ path, content: staged });
     }

@@ -3,17 +3,19 @@
  * both sides merged (`src/store/lockfile-merge.ts`; README.md, Troubleshooting). A merged run holds
  * every locked version: a snapshot that does not match its entry (conflicted itself, or the other
  * branch's) is fetched again at exactly the locked version, never at what a floating selector
- * answers today. Without `--frozen`, a version only one side locked is fetched that way even when its
- * snapshot is intact (`SyncInputs.confirm`): a branch could have forged both, and the service is the
- * proof; one it does not have stops the run.
+ * answers today. Without `--frozen`, a version the two sides do not both lock with the same text
+ * is fetched that way even when its snapshot is intact (`SyncInputs.confirm`): a branch could have
+ * forged both, and the service is the proof. A version it does not have stops the run; a version
+ * both sides lock with different texts keeps the side whose text the service answers, or stops
+ * the run naming the prompt (`confirmFetched`). `--frozen` cannot ask, so it stops on those.
  */
 
 import { type RequestedEntry, selectorFor } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
+import { LockfileError } from '../errors.js';
 import type { StoreView } from '../store/journal.js';
 import { decodeLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { type MergeDecision, resolveLockfileConflict } from '../store/lockfile-merge.js';
-import { readLockedSnapshot } from '../store/read-store.js';
 
 export interface ConflictResolution {
   /** Conflicts (hunks) in the lockfile. */
@@ -38,17 +40,42 @@ export async function readPreviousLockfile(
   const text = bytes.toString('utf8');
   const merge = resolveLockfileConflict(text, config.lockfilePath, (name) => selectorFor(entries, name));
   if (!merge) return { lockfile: decodeLockfile(text, config.lockfilePath) };
-  // Same version, different content on the two sides: keep the side whose snapshot is on disk.
-  for (const [name, alternative] of merge.ties) {
-    const chosen = merge.lockfile.prompts[name]!;
-    if ((await readLockedSnapshot(view, config.snapshotsDir, name, chosen, false)).ok) continue;
-    if ((await readLockedSnapshot(view, config.snapshotsDir, name, alternative.entry, false)).ok) {
-      merge.lockfile.prompts[name] = alternative.entry;
-      const decision = merge.decisions.find((d) => d.name === name)!;
-      decision.kept = alternative.side;
-    }
-  }
   return { lockfile: merge.lockfile, resolution: { hunks: merge.hunks, decisions: merge.decisions } };
+}
+
+function disputed(decision: MergeDecision): LockfileError {
+  return new LockfileError(
+    `${decision.name} ${decision.version} is locked with a different text on each side of the merged lockfile (${decision.texts!.ours} and ${decision.texts!.theirs}): one branch changed the text of that version, and the files cannot tell which is true.`,
+    {
+      hint: `Run \`promptlock sync\` (not --frozen): it fetches ${decision.version} and keeps the side whose text the service answers. If the service answers neither, look at both branches' commits, then take one side of the lockfile conflict (\`git checkout --ours -- <lockfile>\` or \`--theirs\`) and run \`promptlock sync --refetch ${decision.name}\`.`,
+    },
+  );
+}
+
+/**
+ * The versions a merged run must confirm with the service (`SyncInputs.confirm`): every one the two
+ * sides do not both lock with the same text. `--frozen` asks nothing: it keeps a version one side
+ * locked, as it keeps the lockfile's word, but a version locked with two texts has no word to keep.
+ */
+export function confirmations(resolution: ConflictResolution, frozen: boolean): Map<string, MergeDecision> | undefined {
+  if (frozen) {
+    const dispute = resolution.decisions.find((d) => d.texts);
+    if (dispute) throw disputed(dispute);
+    return undefined;
+  }
+  return new Map(resolution.decisions.filter((d) => d.other !== d.version || d.texts).map((d) => [d.name, d]));
+}
+
+/**
+ * A confirmed version as fetched: for one locked with two texts, the side whose integrity the
+ * service's answer has is kept (and the decision says so); an answer with neither stops the run.
+ */
+export function confirmFetched(decision: MergeDecision, integrity: string): void {
+  if (!decision.texts) return;
+  const side = integrity === decision.texts.ours ? 'ours' : integrity === decision.texts.theirs ? 'theirs' : undefined;
+  if (!side) throw disputed(decision);
+  decision.kept = side;
+  decision.reason = 'confirmed by the service';
 }
 
 /** The selector that asks for exactly a locked version (`v0` is the draft). */

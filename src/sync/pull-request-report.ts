@@ -5,6 +5,7 @@
  * files listed. Pure: prompts in, text out; the CLI writes the file.
  */
 import type { ContextItem, Prompt } from '../types.js';
+import { codeSpan } from '../util/markdown-text.js';
 import { pluralise } from '../util/pluralise.js';
 import { describeBreaking } from './breaking-change.js';
 import { markdownSection, type PromptDiff } from './diff-prompts.js';
@@ -30,30 +31,28 @@ export interface ReportOptions {
   /** The snapshots folder as the reader sees it (relative to the project), for the left-out note. */
   snapshotsDir: string;
   maxChars?: number;
+  /** Markdown lines closing the "Breaking changes" section: the app's compile errors (src/sync/compile-errors.ts). */
+  breakingNotes?: readonly string[];
 }
 
-/** `Update 3 prompts (1 breaking)`, `Add @acme/welcome v1`, `Update @acme/support-reply to v4 (breaking)`. */
-function titleOf(diffs: readonly PromptDiff[]): string {
+/**
+ * `Update 3 prompts (1 breaking)`, `Add @acme/welcome v1`, `Update @acme/support-reply to v4
+ * (breaking)`; the body's heading writes the name through `name` (a code span: `@acme/welcome` is
+ * a team mention in GitHub's markdown).
+ */
+function titleOf(diffs: readonly PromptDiff[], name: (text: string) => string = (text) => text): string {
   const breaking = diffs.filter((d) => d.breaking).length;
   if (diffs.length === 1) {
     const [d] = diffs as [PromptDiff];
     const what =
-      d.status === 'added' ? `Add ${d.name} ${d.to}` : d.status === 'removed' ? `Remove ${d.name}` : `Update ${d.name} to ${d.to}`;
+      d.status === 'added'
+        ? `Add ${name(d.name)} ${d.to}`
+        : d.status === 'removed'
+          ? `Remove ${name(d.name)}`
+          : `Update ${name(d.name)} to ${d.to}`;
     return `${what}${breaking ? ' (breaking)' : ''}`;
   }
   return `Update ${pluralise(diffs.length, 'prompt')}${breaking ? ` (${breaking} breaking)` : ''}`;
-}
-
-/**
- * Service text as one markdown code span: on one line, fenced by more backticks than it holds, so
- * a file name or URL cannot end the span and put markdown (a mention, a link, an image) into the
- * pull request.
- */
-function codeSpan(text: string): string {
-  const flat = text.replace(/[\r\n\u2028\u2029]+/g, ' ');
-  const fence = '`'.repeat(Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
 /** `guide.pdf` (added) and the like: the context items whose id, name or size differ between two versions. */
@@ -86,14 +85,15 @@ export function pullRequestReport(
   const breaking = breakingDiffs.map((d) => d.name);
   if (diffs.length === 0) return { title: '', body: '', breaking, changed };
   const title = titleOf(diffs);
-  const head: string[] = [`## ${title}`, ''];
+  // Every text from the service is code (src/util/markdown-text.ts; docs/security.md).
+  const head: string[] = [`## ${titleOf(diffs, codeSpan)}`, ''];
   head.push(`This pull request was opened by \`promptlock sync --report\`: the prompts below were published in the prompt service.`);
   head.push('Review the texts as you would code; merging ships exactly what is shown here.', '');
   if (breakingDiffs.length > 0) {
     head.push('### Breaking changes', '');
     head.push('Callers of these functions stop compiling until they are updated: the compile errors are the to-do list.', '');
-    for (const d of breakingDiffs) head.push(`- \`${d.name}\`: ${describeBreaking(d.breaking!)}`);
-    head.push('');
+    for (const d of breakingDiffs) head.push(`- ${codeSpan(d.name)}: ${describeBreaking(d.breaking!, codeSpan)}`);
+    head.push('', ...(options.breakingNotes ?? []));
   }
   const maxChars = options.maxChars ?? REPORT_MAX_CHARS;
   // Room kept for the note naming what was left out.
@@ -116,10 +116,10 @@ export function pullRequestReport(
   }
   const body = [...head, '### Changes', '', ...sections];
   if (leftOut.length > 0) {
-    const shown = leftOut.slice(0, 30).map((name) => `\`${name}\``);
+    const shown = leftOut.slice(0, 30).map(codeSpan);
     body.push(
       `_${pluralise(leftOut.length, 'prompt')} left out to keep this description under GitHub's size limit: ${shown.join(', ')}${leftOut.length > shown.length ? ', …' : ''}._`,
-      `_Their diffs are in this pull request's Files changed tab, or run \`git diff HEAD~1 -- ${options.snapshotsDir}\` on its branch._`,
+      `_Their diffs are in this pull request's Files changed tab, or run ${codeSpan(`git diff HEAD~1 -- ${options.snapshotsDir}`)} on its branch._`,
       '',
     );
   }

@@ -12,8 +12,8 @@ import type { Prompt, PromptSummary } from '../types.js';
 import { editDistance } from '../util/edit-distance.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
 import { clientPool } from './for-each-prompt.js';
-import { readListing } from './list-names.js';
-import { exactSelector } from './merge-resolution.js';
+import { duplicateItemsWarning, readListing } from './list-names.js';
+import { confirmFetched, exactSelector } from './merge-resolution.js';
 import { namedTargets, targetsOf } from './resolve-targets.js';
 import { RunTotals } from './run-totals.js';
 import type { FetchedPrompt, ResolvedPrompts, ReusableFile, SkippedPrompt, SyncClient, SyncInputs, Target } from './types.js';
@@ -71,16 +71,17 @@ function refusalOf(error: unknown): Omit<SkippedPrompt, 'name'> | undefined {
 }
 
 /**
- * A prompt the list named for a glob (or "every prompt") whose `latest` answers 404: the package
- * has only a draft. It is skipped, not an error: the config never asked for it by name.
+ * Why a prompt the list named for a glob (or "every prompt") is skipped: its get answered 404 for
+ * the glob's selector, so the package has only a draft (`latest`, or none) or no draft (`:draft`).
+ * Not an error: the config never asked for it by name. Only the get's own 404 counts: a context
+ * file's failure is an error of the file (src/sync/fetch-prompt.ts), never a reason to skip.
  */
-function isDraftOnly(error: unknown, target: Target, fromList: ReadonlySet<string>): boolean {
-  return (
-    error instanceof ServiceError &&
-    error.status === 404 &&
-    fromList.has(target.name) &&
-    (target.selector === null || target.selector === 'latest')
-  );
+function skipReason(error: unknown, target: Target, fromList: ReadonlySet<string>): Omit<SkippedPrompt, 'name'> | undefined {
+  if (!(error instanceof ServiceError) || error.status !== 404 || !fromList.has(target.name)) return undefined;
+  if (target.selector === null || target.selector === 'latest') {
+    return { reason: 'no published version yet', fix: `add "${target.name}:draft" to follow its draft` };
+  }
+  return target.selector === 'draft' ? { reason: 'no draft' } : undefined;
 }
 
 /**
@@ -115,6 +116,13 @@ class ServiceResolution {
   private total = 0;
   private done = 0;
   private savedByList = 0;
+  /** Provable targets scheduled without the list's proof: each is fetched. */
+  private unproven = 0;
+  /** Whether any page named a prompt with its version (else the list can prove nothing). */
+  private listedVersions = false;
+  private listedItems = false;
+  /** Across pages: the ids of the items naming each prompt (`duplicateItemsWarning`). */
+  private readonly listedIds = new Map<string, Set<string>>();
   private listing: Promise<string[]> | undefined;
 
   constructor(private readonly inputs: SyncInputs) {
@@ -147,6 +155,7 @@ class ServiceResolution {
 
   private schedule(target: Target, listedVersion: string | undefined): void {
     const proven = listedVersion !== undefined && listedVersion === this.previous.prompts[target.name]?.version;
+    if (!proven && this.provable(target)) this.unproven++;
     this.pool.add(() => this.resolveOne(target, proven));
   }
 
@@ -154,10 +163,13 @@ class ServiceResolution {
   private listed(): Promise<string[]> {
     this.listing ??= (async () => {
       this.options.onEvent?.({ type: 'phase', phase: 'list' });
-      const client = await this.pool.client();
+      const client = this.totals.watch(await this.pool.client());
       const names = new Set<string>();
       for await (const page of client.listPages ? client.listPages() : wholeList(client)) {
-        const { names: pageNames, versions } = readListing(page, this.options.config.workspace);
+        const { names: pageNames, versions, ids } = readListing(page, this.options.config.workspace);
+        this.listedItems ||= pageNames.length > 0;
+        this.listedVersions ||= versions.size > 0;
+        for (const [name, set] of ids) for (const id of set) this.listedIds.set(name, (this.listedIds.get(name) ?? new Set()).add(id));
         for (const name of pageNames) {
           names.add(name);
           const target = this.waiting.get(name);
@@ -235,7 +247,18 @@ class ServiceResolution {
       if ('fetched' in result) fetched.push(result.fetched);
       else kept.set(result.name, result.kept);
     }
-    return { next, fetched, kept, partial, savedByList: this.savedByList, skipped };
+    const warning = duplicateItemsWarning(this.listedIds);
+    return {
+      next,
+      fetched,
+      kept,
+      partial,
+      savedByList: this.savedByList,
+      skipped,
+      ...(warning ? { warnings: [warning] } : {}),
+      // Why a sync of prompts that did not change cost a get each (docs/performance.md).
+      ...(this.listedItems && !this.listedVersions && this.unproven > 0 ? { listWithoutVersions: true } : {}),
+    };
   }
 
   private progress(name: string, fetched: boolean): void {
@@ -308,13 +331,16 @@ class ServiceResolution {
         ...(isHeld ? { exactVersion: exactSelector(locked!.version) } : {}),
       });
       this.totals.countPrompt(fetched);
+      // Two texts of one version in a merged lockfile: the service's must be one of them.
+      if (unconfirmed) confirmFetched(unconfirmed, fetched.entry.integrity);
       await inputs.onFetched?.(fetched);
       this.progress(target.name, true);
       return { name: target.name, entry: fetched.entry, fetched };
     } catch (error) {
       if (unconfirmed) throw notConfirmed(error, unconfirmed);
-      if (isDraftOnly(error, target, this.fromList)) {
-        return this.skip(target, { reason: 'no published version yet', fix: `add "${target.name}:draft" to follow its draft` });
+      const skipped = skipReason(error, target, this.fromList);
+      if (skipped) {
+        return this.skip(target, skipped);
       }
       throw await explainNotFound(error, target, () => this.listed());
     }

@@ -22,7 +22,7 @@ import { openStoreView, type StoreView } from '../store/store-view.js';
 import type { Prompt } from '../types.js';
 import { breakingChange } from './breaking-change.js';
 import { generate, generateOptionsFor } from './generate.js';
-import { dropClashingExportNames, readPreviousLockfile } from './merge-resolution.js';
+import { confirmations, dropClashingExportNames, readPreviousLockfile } from './merge-resolution.js';
 import { placeholderNote } from './placeholder-notes.js';
 import { resolveFromLockfile } from './resolve-from-lockfile.js';
 import { resolveFromService } from './resolve-from-service.js';
@@ -65,13 +65,10 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
       : { lockfile: lockfile ?? emptyLockfile(), dropped: [] };
     // After a merged conflict every locked prompt keeps its version (src/sync/merge-resolution.ts).
     const hold = resolution ? new Set(Object.keys(previous.prompts)) : undefined;
-    // A version only one side locked is confirmed with the service (a branch may have forged it):
-    // fetched at exactly that version, never kept from its snapshot alone. `--frozen` keeps it.
-    // (A tie, one version both sides locked with different texts, is settled by the snapshot on disk.)
-    const confirm =
-      resolution && !options.frozen
-        ? new Map(resolution.decisions.filter((d) => d.other !== d.version).map((d) => [d.name, d]))
-        : undefined;
+    // A version the two sides do not both lock with the same text is confirmed with the service (a
+    // branch may have forged it): fetched at exactly that version, never kept from its snapshot
+    // alone (src/sync/merge-resolution.ts). `--frozen` keeps a one-sided version, refuses two texts.
+    const confirm = resolution ? confirmations(resolution, Boolean(options.frozen)) : undefined;
     const inputs = {
       options,
       view,
@@ -132,6 +129,8 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
       savedByList: resolved.savedByList ?? 0,
       skipped: resolved.skipped ?? [],
       placeholders,
+      warnings: resolved.warnings ?? [],
+      listWithoutVersions: resolved.listWithoutVersions === true,
       ...files,
       before,
       after,

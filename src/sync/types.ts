@@ -128,6 +128,10 @@ export interface ResolvedPrompts {
   savedByList?: number;
   /** Prompts a glob (or "every prompt") matched that were left out, with the reason (a package with only a draft). */
   skipped?: SkippedPrompt[];
+  /** What the run noticed and went on with (a list that names one prompt with two ids). */
+  warnings?: string[];
+  /** The list named no version at all, so the floating prompts it could have proven unchanged were each fetched. */
+  listWithoutVersions?: boolean;
 }
 
 /**
@@ -137,7 +141,7 @@ export interface ResolvedPrompts {
  */
 export interface SkippedPrompt {
   name: string;
-  /** `no published version yet`, `Variable "count" has conflicting type hints: …`. */
+  /** `no published version yet`, `no draft`, `Variable "count" has conflicting type hints: …`. */
   reason: string;
   /** What to do about it. */
   fix?: string;
@@ -175,10 +179,17 @@ export interface SyncResult extends LockChanges {
   fetched: number;
   /** Gets the list saved: floating prompts it named at their locked version. */
   savedByList: number;
-  /** Prompts a glob matched that this run left out (a package with only a draft, a refused prompt). */
+  /** Prompts a glob matched that this run left out (a package with only a draft, or no draft for `:draft`; a refused prompt). */
   skipped: SkippedPrompt[];
   /** What was read as text in the prompts this run added or changed, and hints that are no type. */
   placeholders: PlaceholderNote[];
+  /** What the run noticed and went on with, one sentence each (a list naming one prompt with two ids). */
+  warnings: string[];
+  /**
+   * True when the list named no version at all, so floating prompts locked before were each
+   * fetched instead of proven unchanged by it: why a sync of unchanged prompts cost a get each.
+   */
+  listWithoutVersions: boolean;
   written: string[];
   deleted: string[];
   /** Prompts before (a dry run: every one; a sync: those it changed or removed) and after, for `diff` and `--report`. */

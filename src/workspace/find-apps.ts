@@ -12,9 +12,9 @@
 import { existsSync } from 'node:fs';
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { CONFIG_FILE_NAMES } from '../config/read-config-file.js';
 import { ConfigError } from '../errors.js';
 import { foldersUp } from '../util/folders-up.js';
+import { ownConfigFile } from '../util/project-config.js';
 
 export interface WorkspaceApp {
   /** Its package.json `name`, else its folder relative to the workspace root. */
@@ -46,7 +46,7 @@ export async function findWorkspace(cwd: string): Promise<Workspace> {
   const dirs = [found.root, ...(await expandPatterns(found.root, found.patterns, found.source))];
   const apps: WorkspaceApp[] = [];
   for (const dir of [...new Set(dirs)]) {
-    const configPath = await ownConfigFile(dir);
+    const configPath = await appConfigFile(dir);
     if (!configPath) continue;
     const relativeDir = path.relative(found.root, dir).split(path.sep).join('/') || '.';
     const manifest = await readManifest(dir);
@@ -175,14 +175,13 @@ export async function expandPatterns(root: string, patterns: readonly string[], 
   return [...dirs].sort();
 }
 
-/** The folder's own config file: a `prompts.config.*`, or package.json with a "promptlock" key. */
-async function ownConfigFile(dir: string): Promise<string | undefined> {
-  for (const name of CONFIG_FILE_NAMES) {
-    const file = path.join(dir, name);
-    if (!existsSync(file)) continue;
-    if (name !== 'package.json') return file;
-    const manifest = await readManifest(dir);
-    if (manifest && 'promptlock' in manifest) return file;
+/** The folder's own config file (src/util/project-config.ts); a package.json that is not JSON is a ConfigError. */
+async function appConfigFile(dir: string): Promise<string | undefined> {
+  try {
+    return await ownConfigFile(dir);
+  } catch (error) {
+    throw new ConfigError(`Cannot read ${path.join(dir, 'package.json')}: ${(error as Error).message}.`, {
+      hint: 'Fix the JSON of that package.json.',
+    });
   }
-  return undefined;
 }

@@ -60,7 +60,7 @@ describe('paging', () => {
 });
 
 describe('invalid bodies', () => {
-  it('retries, then names the endpoint and the field', async () => {
+  it('names the endpoint and the field after the first answer: the same answer would come back', async () => {
     let requests = 0;
     await withTinyServer(
       (_req, res) => {
@@ -74,7 +74,7 @@ describe('invalid bodies', () => {
           const error = await caught(client.listAll());
           expect(error.message).toBe('The service answered GET /v1/prompts with an invalid body: prompts[3].packageName: expected string.');
           expect(error.code).toBe('invalid_response');
-          expect(requests).toBe(3);
+          expect(requests).toBe(1);
         } finally {
           await client.close();
         }
@@ -206,7 +206,8 @@ describe('connections', () => {
         res.end('hello file');
       },
       async (url) => {
-        const client = createClient({ baseUrl: 'https://api.example.invalid', apiKey: KEY, retries: 1, backoffBaseMs: 1 });
+        // A storage host on this machine: only for a service on this machine too (docs/security.md).
+        const client = createClient({ baseUrl: url, apiKey: KEY, retries: 1, backoffBaseMs: 1 });
         try {
           const bytes = await client.downloadFile(`${url}/bucket/f.txt?sig=secret`, { maxBytes: 100, expectedSize: 10 });
           expect(Buffer.from(bytes).toString()).toBe('hello file');

@@ -73,6 +73,26 @@ describe('download addresses in private networks', () => {
   });
 });
 
+describe('this machine, for a service that is not on it (issue 30, item 9)', () => {
+  it.each([
+    ['https://127.0.0.1:9/f?sig=s', '127.0.0.1'],
+    ['http://127.0.0.1:9/f', '127.0.0.1'],
+    ['http://localhost:9/f', 'localhost'],
+    ['https://[::1]:9/f', '[::1]'],
+  ])('%s from a remote service is refused before any connection', async (url, named) => {
+    const client = createClient({ baseUrl: 'https://api.example.invalid', apiKey: KEY });
+    try {
+      const error = await caught(client.downloadFile(url, { maxBytes: 100 }));
+      expect(error.message).toBe(
+        `The service gave the download address ${url.split('?')[0]} for a context file: ${named} is this machine, and the service at https://api.example.invalid is not on it. Nothing was fetched.`,
+      );
+      expect(client.stats.requests).toBe(0);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('only literal loopback addresses and localhost are loopback', () => {
   it('a plain-http baseUrl on a *.localhost name is refused', () => {
     expect(() => createClient({ baseUrl: 'http://app.localhost:4010', apiKey: KEY })).toThrow(

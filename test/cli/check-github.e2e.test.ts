@@ -91,7 +91,7 @@ describe('check --format github', () => {
         );
         const text = await readFile(summary, 'utf8');
         expect(text).toContain('### promptlock check');
-        expect(text).toContain(`| \`prompts.config.json:${lineOf(config, '@acme/onboarding')}\` | @acme/onboarding is in the config`);
+        expect(text).toContain(`| \`prompts.config.json:${lineOf(config, '@acme/onboarding')}\` | \`\` @acme/onboarding is in the config`);
       },
     );
   });

@@ -83,10 +83,21 @@ export function runBuiltCli(
  * process of its own: the same exit code, output and key check as `runBuiltCli`, without the
  * 0.5 s start of a Node.js process. Spawn the built CLI only for argv, kills, installs and bundlers.
  */
-export async function runCliInProcess(args: readonly string[], options: { cwd: string; env?: CliEnv }): Promise<CliRun> {
+export async function runCliInProcess(
+  args: readonly string[],
+  options: { cwd: string; env?: CliEnv; timeoutMs?: number },
+): Promise<CliRun> {
   const env = cliEnv(options.env);
   const io = memoryIO({ env, cwd: options.cwd });
-  const code = await runCli(args, io);
+  // A run in this process cannot be killed: one that outlives `timeoutMs` fails the test instead.
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`promptlock ${args.join(' ')} did not end within ${options.timeoutMs} ms`)),
+      options.timeoutMs ?? 60_000,
+    );
+  });
+  const code = await Promise.race([runCli(args, io), late]).finally(() => clearTimeout(timer));
   const run: CliRun = { code, signal: null, stdout: io.out(), stderr: io.err() };
   const leak = keyLeak(args, env, run.stdout + run.stderr);
   if (leak) throw leak;

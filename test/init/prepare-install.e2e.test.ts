@@ -6,16 +6,16 @@
  * a normal install, and an install whose generate really fails (the failure is not hidden).
  * Needs `npx tsup` first; npm installs from its cache (--prefer-offline).
  */
-import { exec, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { BUILT, packPromptlock, REPO as ROOT, sh, shellEnv } from '../helpers/packed-install.js';
 import { removeDir } from '../helpers/project.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const NPM_FLAGS = '--prefer-offline --no-audit --no-fund';
 const dirs: string[] = [];
 const stops: Array<() => void> = [];
@@ -24,22 +24,7 @@ afterAll(async () => {
   for (const dir of dirs) await removeDir(dir);
 });
 
-const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', NO_COLOR: '1' };
-for (const key of ['PROMPTLOCK_API_KEY', 'BAYT_API_KEY', 'PROMPTLOCK_BASE_URL']) delete env[key];
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function sh(command: string, cwd: string): Promise<Run> {
-  return new Promise((resolve) => {
-    exec(command, { cwd, env, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const env = shellEnv();
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -56,14 +41,12 @@ async function quickstartBlocks(): Promise<string[][]> {
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!.split('\n').filter((line) => line.trim() !== ''));
 }
 
-it.runIf(existsSync(path.join(ROOT, 'dist/cli.js')))(
+it.runIf(BUILT)(
   'Quickstart on a fresh app, then first, production and normal installs all succeed; a real generate failure fails the install',
   async () => {
     const work = await mkdtemp(path.join(tmpdir(), 'promptlock-pack-'));
     dirs.push(work);
-    const packed = await sh(`npm pack --pack-destination "${work}" --silent`, ROOT);
-    expect(packed.code, packed.stderr).toBe(0);
-    const tarball = path.join(work, (await readdir(work)).find((name) => name.endsWith('.tgz'))!);
+    const tarball = await packPromptlock(work);
     const app = path.join(work, 'app');
     await sh(`mkdir app`, work);
     await writeFile(path.join(app, 'package.json'), '{ "name": "fresh-app", "version": "1.0.0", "private": true }\n');

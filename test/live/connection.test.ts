@@ -66,8 +66,9 @@ it('lets the real environment win over the files, and names the address it tried
   const { prompts, events } = live({ baseUrl: server.url });
   expect((await prompts['@acme/a']!()).content).toBe('one');
   const fallback = events.find((e) => e.type === 'fallback') as { reason: string } | undefined;
-  expect(fallback?.reason).toBe(`the service at ${dead} could not be reached (ECONNREFUSED)`);
-  expect(prompts.status()[0]!.reason).toBe(`the service at ${dead} could not be reached (ECONNREFUSED); serving v1 (committed snapshot)`);
+  // The CLI's own words (the same client): the address tried is in them.
+  expect(fallback?.reason).toBe(`Could not reach the prompt service at ${dead}: ECONNREFUSED`);
+  expect(prompts.status()[0]!.reason).toBe(`Could not reach the prompt service at ${dead}: ECONNREFUSED; serving v1 (committed snapshot)`);
 });
 
 it('without a key anywhere, does not call the hosted service and says where it looked', async () => {
@@ -83,5 +84,5 @@ it('refuses an address from .env it would send the key unencrypted to, naming wh
   bareEnvironment();
   await writeFile(path.join(app, '.env'), `PROMPTLOCK_API_KEY=${LOCAL_TEST_KEY}\nPROMPTLOCK_BASE_URL=http://example.com\n`);
   expect(() => live()).toThrow(ConfigError);
-  expect(() => live()).toThrow(`from PROMPTLOCK_BASE_URL in .env or .env.local of ${app}`);
+  expect(() => live()).toThrow(`from PROMPTLOCK_BASE_URL in ${path.join(app, '.env')} (key sk_test…0000)`);
 });

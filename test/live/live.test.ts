@@ -241,12 +241,12 @@ describe('when the service fails', () => {
     const fellBack = nextEvent(a.events, 'fallback', '@acme/greet');
     await sleep(100);
     expect((await a.prompts['@acme/greet']!({ name: 'Ada' })).version).toBe('v2');
-    expect(((await fellBack) as { reason: string }).reason).toContain('could not be reached');
+    expect(((await fellBack) as { reason: string }).reason).toContain('Could not reach the prompt service');
     for (let i = 0; i < 5; i++) {
       expect((await a.prompts['@acme/greet']!({ name: 'Ada' })).content).toBe('Hi Ada');
       await sleep(30);
     }
-    expect(a.prompts.status()[0]!.reason).toMatch(/could not be reached.*serving v2 \(last good version\)/);
+    expect(a.prompts.status()[0]!.reason).toMatch(/Could not reach the prompt service.*serving v2 \(last good version\)/);
 
     // A new instance with nothing fetched yet answers from the committed snapshot.
     const b = live(setup, { ttl: 0.1 });

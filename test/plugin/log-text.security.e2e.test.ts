@@ -1,7 +1,8 @@
 /**
  * The plugin's log lines are cleaned as the CLI's are (src/terminal-text.ts): text from the service
  * reaching a warning while polling (here a version the service answers with, quoted in the error)
- * carries no escape sequences, control characters or bidi controls into the bundler's log.
+ * carries no escape sequences, control characters, bidi controls or workflow commands into the
+ * bundler's log.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,7 +26,7 @@ afterEach(() => {
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
 let hostile = false;
 const service = hostileService((_req, res) =>
-  json(res, 200, acmePrompt(hostile ? { version: 'v2\u202e\u2066live\x1b[2J\x9b0m', packageName: `${ACME_NAME}:v2` } : {})),
+  json(res, 200, acmePrompt(hostile ? { version: 'v2\u202e\u2066live\x1b[2J\x9b0m##[add-mask]x', packageName: `${ACME_NAME}:v2` } : {})),
 );
 
 function capture(lines: string[]): Logger {
@@ -70,6 +71,8 @@ describe('promptlock/vite log lines', () => {
     for (const line of lines) {
       expect(line).not.toMatch(BIDI);
       expect(line).not.toMatch(TERMINAL_CONTROLS);
+      // Issue 30, item 5: no workflow command (`##[` anywhere) in a line of the bundler's log.
+      expect(line).not.toContain('##[');
     }
   });
 

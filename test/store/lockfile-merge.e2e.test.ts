@@ -164,7 +164,7 @@ describe('a lockfile with git conflict markers', () => {
 });
 
 describe('a draft locked on both branches with different texts', () => {
-  it('keeps the side whose snapshot was resolved on disk, without fetching the draft as it is today', async () => {
+  it('keeps the side whose text the service answers for the draft, and stops naming it when it answers neither', async () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'promptlock-upstream-'));
     defer(() => removeDir(folder));
     const draft = (text: string) =>
@@ -197,14 +197,22 @@ describe('a draft locked on both branches with different texts', () => {
     const theirs = gitOk(repo, 'show', 'b:prompts.lock.json');
     gitOk(repo, 'checkout', '-q', 'a');
     expect(git(repo, 'merge', '--no-edit', 'b').out).toContain('CONFLICT (content): Merge conflict in prompts.lock.json');
-    // The snapshot's conflict resolved by hand, taking b's; the lockfile left to promptlock.
+    // The snapshot's conflict resolved by hand, taking b's; the lockfile left to promptlock. The
+    // files cannot say which text is v0 (issue 30, item 10): the service is asked.
     gitOk(repo, 'checkout', '--theirs', 'prompts/acme/d.json');
     await draft('Draft three for {{who}}.');
     await drafts.reload();
+    const conflictedLock = await read(repo, 'prompts.lock.json');
+    const refused = await runBuiltCli(['sync'], { cwd: repo, env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('@acme/d v0 is locked with a different text on each side of the merged lockfile');
+    expect(await read(repo, 'prompts.lock.json')).toBe(conflictedLock);
+    await draft('Draft two for {{who}}.');
+    await drafts.reload();
     const gets = drafts.stats.byRoute.get ?? 0;
     const run = await syncIn(repo);
-    expect(run.stderr).toContain('@acme/d  v0 (theirs, over v0: same version)');
-    expect((drafts.stats.byRoute.get ?? 0) - gets).toBe(0);
+    expect(run.stderr).toContain('@acme/d  v0 (theirs, over v0: confirmed by the service)');
+    expect((drafts.stats.byRoute.get ?? 0) - gets).toBe(1);
     expect(await read(repo, 'prompts.lock.json')).toBe(theirs);
     expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: repo, env: {} })).code).toBe(0);
   });

@@ -154,7 +154,7 @@ describe('mergeLockfiles', () => {
     expect(pinned.lockfile.prompts['@a/w']).toEqual(entry('v2', 'v2'));
   });
 
-  it('breaks a same-version tie by the ancestor, else keeps ours and records the other side', () => {
+  it('breaks a same-version tie by the ancestor, else keeps ours; records both texts for sync to confirm', () => {
     const ours = lockfile({ '@a/d': entry('v0', 'draft', 'ours') });
     const theirs = lockfile({ '@a/d': entry('v0', 'draft', 'theirs') });
     const base = lockfile({ '@a/d': entry('v0', 'draft', 'ours') });
@@ -163,7 +163,9 @@ describe('mergeLockfiles', () => {
     expect(byBase.decisions[0]!.reason).toBe('changed from ancestor');
     const tie = mergeLockfiles(ours, theirs, () => 'draft');
     expect(tie.lockfile.prompts['@a/d']).toEqual(entry('v0', 'draft', 'ours'));
-    expect(tie.ties.get('@a/d')).toEqual({ entry: entry('v0', 'draft', 'theirs'), side: 'theirs' });
+    const texts = { ours: entry('v0', 'draft', 'ours').integrity, theirs: entry('v0', 'draft', 'theirs').integrity };
+    expect(tie.decisions[0]).toMatchObject({ reason: 'same version', texts });
+    expect(byBase.decisions[0]).toMatchObject({ texts });
   });
 });
 

@@ -8,7 +8,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { boundedFileName } from '../../src/store/paths.js';
+import { boundedFileName } from '../../src/store/snapshot-format.js';
 import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { ACME_NAME, acmePrompt, hostileService, json } from '../helpers/hostile-network.js';

@@ -94,7 +94,7 @@ describe('diff', () => {
       '### ⚠️ **Breaking** `@ws/zulu` — v1 → v2',
       '### `@ws/alpha` — v1 → v2',
     ]);
-    expect(run.stdout).toContain('_Timestamps changed: context[0].createdAt, context[0].urlFetchedAt, metadata.createdAt_');
+    expect(run.stdout).toContain('_Timestamps changed:_ `context[0].createdAt`, `context[0].urlFetchedAt`, `metadata.createdAt`');
   });
 
   it('--json: breaking details and folded timestamps', async () => {

@@ -49,7 +49,7 @@ describe('pullRequestReport', () => {
   ])('titles %s', (_name, before, after, title) => {
     const result = report(before, after);
     expect(result.title).toBe(title);
-    expect(result.body.split('\n')[0]).toBe(`## ${title}`);
+    expect(result.body.split('\n')[0]).toBe(`## ${title.replace('@acme/welcome', '`@acme/welcome`')}`);
   });
 
   it('puts breaking changes first, with what changed in the parameter, and lists context files', () => {
@@ -63,7 +63,7 @@ describe('pullRequestReport', () => {
     expect(result.breaking).toEqual(['@acme/z-break']);
     expect(result.changed).toEqual(['@acme/z-break', '@acme/a-text']);
     const body = result.body;
-    expect(body).toContain("- `@acme/z-break`: its function's parameter changes (variables added: n)");
+    expect(body).toContain("- `@acme/z-break`: its function's parameter changes (variables added: `n`)");
     expect(body.indexOf('#### ⚠️ **Breaking** `@acme/z-break`')).toBeLessThan(body.indexOf('#### `@acme/a-text`'));
     expect(body).toContain('- `old.pdf` (file, changed)\n- `guide.pdf` (file, added)');
   });
@@ -71,7 +71,7 @@ describe('pullRequestReport', () => {
   it('keeps a context file name from the service inside its code span', () => {
     const hostile = 'a` @acme/team ![x](https://evil.example/x.png) ``b\nc';
     const body = report([prompt('a', 1, 'Hi')], [prompt('a', 2, 'Hi!', [file('ctx_1', hostile, 1)])]).body;
-    expect(body).toContain('- ```a` @acme/team ![x](https://evil.example/x.png) ``b c``` (file, added)');
+    expect(body).toContain('- ```a` @acme/team ![x](https://evil.example/x.png) ``b\\nc``` (file, added)');
   });
 
   it('stays under its size bound, naming what it left out and where to read it', () => {

@@ -83,10 +83,11 @@ async function checkProject(
  * when `GITHUB_STEP_SUMMARY` is set (README, "Prompt updates as pull requests").
  */
 async function printForGithub(ctx: CommandContext, config: ResolvedConfig, result: CheckResult): Promise<void> {
-  const [{ annotation, writeStepSummary }, { locateProblems }, { describeProblem }] = await Promise.all([
+  const [{ annotation, writeStepSummary }, { locateProblems }, { describeProblem }, { tableCell }] = await Promise.all([
     import('../github.js'),
     import('../problem-location.js'),
     import('../../sync/check.js'),
+    import('../../util/markdown-text.js'),
   ]);
   const base = ctx.io.env.GITHUB_WORKSPACE || ctx.io.cwd;
   const shown = (file: string) => path.relative(base, file).split(path.sep).join('/');
@@ -94,14 +95,13 @@ async function printForGithub(ctx: CommandContext, config: ResolvedConfig, resul
   const rows = result.problems.map((problem, i) => ({ problem, file: shown(locations[i]!.file), line: locations[i]!.line }));
   for (const { problem, file, line } of rows) {
     const message = ctx.logger.redact(describeProblem(problem));
-    ctx.logger.result(annotation({ level: 'error', file, ...(line === undefined ? {} : { line }), title: 'promptlock', message }));
+    ctx.logger.workflowCommand(annotation({ level: 'error', file, ...(line === undefined ? {} : { line }), title: 'promptlock', message }));
   }
   if (result.problems.length === 0)
     ctx.logger.success(`${pluralise(result.checked, 'prompt')} checked: lockfile, snapshots and module agree`);
   else ctx.logger.error(`check found ${pluralise(result.problems.length, 'problem')}`);
   const summaryFile = ctx.io.env.GITHUB_STEP_SUMMARY;
   if (!summaryFile) return;
-  const cell = (text: string) => text.replaceAll('|', '\\|').replace(/[\r\n]+/g, ' ');
   const lines = ['### promptlock check', ''];
   if (rows.length === 0) lines.push(`${pluralise(result.checked, 'prompt')} checked: lockfile, snapshots and module agree.`);
   else {
@@ -112,7 +112,10 @@ async function printForGithub(ctx: CommandContext, config: ResolvedConfig, resul
       '| --- | --- |',
     );
     for (const { problem, file, line } of rows) {
-      lines.push(`| \`${cell(file)}${line === undefined ? '' : `:${line}`}\` | ${cell(ctx.logger.redact(describeProblem(problem)))} |`);
+      // Problems quote the service (its error messages): each cell is code (docs/security.md).
+      lines.push(
+        `| ${tableCell(`${file}${line === undefined ? '' : `:${line}`}`)} | ${tableCell(ctx.logger.redact(describeProblem(problem)))} |`,
+      );
     }
   }
   await writeStepSummary(summaryFile, `${lines.join('\n')}\n`);

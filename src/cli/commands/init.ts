@@ -1,14 +1,14 @@
-import { basename, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { type Command, Option } from 'commander';
 import { ConfigError } from '../../errors.js';
-import type { CiWorkflowResult } from '../../init/ci-workflow.js';
+import { CI_PROVIDERS, type CiProvider, type CiWorkflowResult } from '../../init/ci-workflow.js';
 import type { InitResult } from '../../init/index.js';
 import { action, type CliRuntime } from '../action.js';
 import type { CommandContext } from '../context.js';
 
 interface InitFlags {
   force?: boolean;
-  ci?: 'github' | 'gitlab';
+  ci?: CiProvider;
   packageJson: boolean;
   format: 'ts' | 'json';
 }
@@ -77,7 +77,12 @@ async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
     ]);
     const hasConfig = (await existingConfigFiles(ctx.io.cwd)).length > 0;
     // Written first: it is what a second run refuses, and a refused init writes nothing.
-    ci = await writeCiWorkflow({ dir: ctx.io.cwd, provider: flags.ci, force: Boolean(flags.force) });
+    ci = await writeCiWorkflow({
+      dir: ctx.io.cwd,
+      provider: flags.ci,
+      force: Boolean(flags.force),
+      files: await promptlockFiles(ctx, hasConfig),
+    });
     // A project that has its config gets only the CI file; a new one gets both.
     if (hasConfig) return printCi(ctx, ci, flags.ci);
   }
@@ -108,10 +113,38 @@ async function runInit(ctx: CommandContext, flags: InitFlags): Promise<number> {
   return ci && flags.ci ? printCi(ctx, ci, flags.ci) : 0;
 }
 
+/**
+ * The files the update job commits (lockfile, snapshots folder, module): from the project's config,
+ * or the starter config's defaults when init writes it now.
+ */
+async function promptlockFiles(ctx: CommandContext, hasConfig: boolean): Promise<string[]> {
+  const [{ storeFilesOf }, { loadProject }, { projectOf, callerOf }, { parseUserConfig }] = await Promise.all([
+    import('../../sync/store-files.js'),
+    import('../../library.js'),
+    import('../caller.js'),
+    import('../../config/parse-user-config.js'),
+  ]);
+  let config: Parameters<typeof storeFilesOf>[0];
+  if (hasConfig) config = await loadProject(projectOf(ctx), callerOf(ctx));
+  else {
+    const defaults = parseUserConfig({}, 'the starter config');
+    const rootDir = ctx.io.cwd;
+    config = {
+      rootDir,
+      snapshotsDir: join(rootDir, defaults.snapshots),
+      lockfilePath: join(rootDir, defaults.lockfile),
+      outputPath: join(rootDir, defaults.output),
+    };
+  }
+  const files = storeFilesOf(config);
+  return [files.lockfilePath, files.snapshotsDir, ...files.moduleFiles];
+}
+
 const ciSummary = (ctx: CommandContext, ci: CiWorkflowResult, provider: string) => ({
   provider,
   file: relative(ctx.io.cwd, ci.path),
   overwritten: ci.overwritten,
+  packageManager: ci.packageManager.name,
   nextSteps: ci.steps,
 });
 
@@ -138,10 +171,9 @@ export function registerInit(program: Command, runtime: CliRuntime): void {
         .default('ts'),
     )
     .addOption(
-      new Option('--ci <provider>', 'also write a CI workflow that checks pull requests and opens prompt-update pull requests').choices([
-        'github',
-        'gitlab',
-      ]),
+      new Option('--ci <provider>', 'also write a CI workflow that checks pull requests and opens prompt-update pull requests').choices(
+        Object.keys(CI_PROVIDERS),
+      ),
     )
     .option('--no-package-json', 'do not edit package.json; print the scripts to add instead')
     .action(action(runtime, (ctx, flags: InitFlags) => runInit(ctx, flags)));

@@ -7,6 +7,7 @@ import { apiKeyFromEnv, redact } from '../../secrets.js';
 import type { MergeDecision } from '../../store/lockfile-merge.js';
 import { describeBreaking } from '../../sync/breaking-change.js';
 import { changeList } from '../../sync/change-list.js';
+import type { AppTypecheck } from '../../sync/compile-errors.js';
 import type { PullRequestReport } from '../../sync/pull-request-report.js';
 import type { SyncClient, SyncResult } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
@@ -26,9 +27,11 @@ export interface SyncCommandOptions {
   refetch?: boolean;
   /** Write the pull-request body for what changed to this file (README, "Prompt updates as pull requests"). */
   report?: string;
+  /** After a breaking change, type-check the app and list its compile errors (docs/ci.md). */
+  typecheck?: boolean;
 }
 
-function summary(result: SyncResult, rootDir: string, report: PullRequestReport) {
+function summary(result: SyncResult, rootDir: string, report: PullRequestReport, typecheck: AppTypecheck | undefined) {
   const rel = (file: string) => path.relative(rootDir, file).split(path.sep).join('/');
   return {
     ok: true,
@@ -41,8 +44,10 @@ function summary(result: SyncResult, rootDir: string, report: PullRequestReport)
     breaking: result.breaking.map(({ name, change }) => ({ name, ...change, message: describeBreaking(change) })),
     skipped: result.skipped,
     placeholders: result.placeholders,
+    warnings: result.warnings,
     fetched: result.fetched,
     savedByList: result.savedByList,
+    listWithoutVersions: result.listWithoutVersions,
     written: result.written.map(rel),
     deleted: result.deleted.map(rel),
     requests: result.requests,
@@ -53,6 +58,7 @@ function summary(result: SyncResult, rootDir: string, report: PullRequestReport)
     ...(result.conflictedModule ? { conflictedModule: result.conflictedModule.map(rel) } : {}),
     /** The pull-request title of what changed (`sync --report`), empty when nothing did. */
     title: report.title,
+    ...(typecheck ? { typecheck } : {}),
   };
 }
 
@@ -61,15 +67,16 @@ function summary(result: SyncResult, rootDir: string, report: PullRequestReport)
  * removed. Built only when something reads it (`--report`, a GitHub step, `--json`'s title): a
  * sync of thousands of prompts would otherwise diff every one of them for nothing.
  */
-async function reportOf(result: SyncResult, config: ResolvedConfig): Promise<PullRequestReport> {
-  const [{ diffPrompts }, { pullRequestReport }] = await Promise.all([
+async function reportOf(result: SyncResult, config: ResolvedConfig, typecheck: AppTypecheck | undefined): Promise<PullRequestReport> {
+  const [{ diffPrompts }, { pullRequestReport }, { compileErrorsSection }] = await Promise.all([
     import('../../sync/diff-prompts.js'),
     import('../../sync/pull-request-report.js'),
+    import('../../sync/compile-errors.js'),
   ]);
   const names = new Set([...result.added, ...result.changed, ...result.removed].map((c) => c.name));
   const diffs = diffPrompts(result.before, result.after, names, result.breaking);
   const snapshotsDir = path.relative(config.rootDir, config.snapshotsDir).split(path.sep).join('/') || '.';
-  return pullRequestReport(diffs, result, { snapshotsDir });
+  return pullRequestReport(diffs, result, { snapshotsDir, ...(typecheck ? { breakingNotes: compileErrorsSection(typecheck) } : {}) });
 }
 
 /**
@@ -137,18 +144,23 @@ async function syncProject(
         refetch: options.refetch,
         onEvent: progress.onEvent,
       },
-      { ...callerOf(ctx), config, connect },
+      { ...callerOf(ctx, progress.onWait), config, connect },
     );
   } finally {
     progress.stop();
   }
+  // Only a changed parameter (or a removed prompt) can break a caller: otherwise there is nothing to look for.
+  const typecheck =
+    options.typecheck && result.breaking.length > 0
+      ? await (await import('../app-typecheck.js')).typecheckApp(config.rootDir, ctx.io.env)
+      : undefined;
   const publish = options.report !== undefined || Boolean(ctx.io.env.GITHUB_OUTPUT);
-  const report = publish || ctx.globals.json ? await reportOf(result, config) : undefined;
+  const report = publish || ctx.globals.json ? await reportOf(result, config, typecheck) : undefined;
   if (report && publish) await publishReport(ctx, report, options.report);
   // A prompt refused and skipped: what the config asks for did not all land (README, "Commands").
   const exitCode = result.skipped.some((skip) => skip.refused) ? SKIPPED_EXIT_CODE : 0;
   if (report && ctx.globals.json) {
-    ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir, report) });
+    ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir, report, typecheck) });
     return exitCode;
   }
   const { colors } = ctx.logger;
@@ -166,8 +178,11 @@ async function syncProject(
   }
   const seconds = (result.durationMs / 1000).toFixed(1);
   const touched = result.added.length + result.changed.length + result.removed.length;
+  for (const warning of result.warnings) ctx.logger.warn(warning);
   const saved = result.savedByList ? `, ${pluralise(result.savedByList, 'get')} saved by the list` : '';
-  const requests = `${pluralise(result.requests, 'request')}${result.retries ? `, ${pluralise(result.retries, 'retry', 'retries')}` : ''}${saved}`;
+  // Why a sync of unchanged prompts cost a get each (docs/performance.md).
+  const why = result.listWithoutVersions ? "; the service's list names no versions, so each prompt was fetched" : '';
+  const requests = `${pluralise(result.requests, 'request')}${result.retries ? `, ${pluralise(result.retries, 'retry', 'retries')}` : ''}${saved}${why}`;
   if (touched === 0 && result.written.length === 0 && result.deleted.length === 0) {
     ctx.logger.success(`${pluralise(result.prompts, 'prompt')} up to date, no file changed (${requests}, ${seconds} s)`);
     printSkipped(ctx, result);
@@ -189,9 +204,28 @@ async function syncProject(
   }
   for (const r of result.renamed) ctx.logger.warn(`${r.name} is now exported as ${r.to} (was ${r.from}): update its imports`);
   printPlaceholderNotes(ctx, result.placeholders);
+  if (typecheck) printTypecheck(ctx, typecheck);
+  else if (options.typecheck && touched > 0) ctx.logger.info("No prompt function's parameter changed: the app was not type-checked.");
   printSkipped(ctx, result);
   ctx.logger.verbose(`wrote ${result.written.length} files, deleted ${result.deleted.length}`);
   return exitCode;
+}
+
+/** The app's type-check after a breaking sync: its errors, file and line first, as the pull request lists them. */
+function printTypecheck(ctx: CommandContext, typecheck: AppTypecheck): void {
+  if (typecheck.status === 'skipped') ctx.logger.warn(`The app was not type-checked: ${typecheck.reason}.`);
+  else if (typecheck.status === 'passed') ctx.logger.success(`${typecheck.command} passes after this sync: no call site needs a change`);
+  else {
+    const { errors } = typecheck;
+    const why = typecheck.timedOut ? 'timed out' : `failed (exit code ${typecheck.exitCode})`;
+    ctx.logger.warn(
+      errors.length > 0
+        ? `${typecheck.command} fails after this sync with ${pluralise(errors.length, 'error')}: the call sites to update`
+        : `${typecheck.command} ${why} after this sync; its last lines:`,
+    );
+    if (errors.length === 0) for (const line of typecheck.lastLines) ctx.logger.info(`  ${line}`);
+    for (const e of errors) ctx.logger.info(`  ${e.file === undefined ? '' : `${e.file}:${e.line}:${e.column} `}${e.code}: ${e.message}`);
+  }
 }
 
 /** Why a merged lockfile keeps a version: `only ours locked it`, `theirs, over v2: higher version`. */

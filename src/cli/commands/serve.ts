@@ -20,6 +20,7 @@ interface ServeFlags {
   port: string;
   host: string;
   key: string[];
+  allowedHost: string[];
   insecureTestKey?: boolean;
   envelope: 'bare' | 'wrapped';
   errors: 'flat' | 'nested';
@@ -80,6 +81,7 @@ function serveOptions(flags: ServeFlags, cwd: string): ServerOptions {
   return {
     dir: path.resolve(cwd, flags.dir),
     host: flags.host,
+    allowedHosts: flags.allowedHost,
     port: integer('--port', flags.port, 0, 65_535),
     keys: flags.key.map(parseKeyFlag),
     envelope: flags.envelope,
@@ -136,6 +138,14 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
         .default([] as string[], 'the documented test key'),
     )
     .option('--insecure-test-key', 'accept the public test key on a host other than loopback (otherwise --key is required there)')
+    .addOption(
+      new Option(
+        '--allowed-host <name>',
+        'a host name the service answers to, repeatable (besides localhost, IP addresses and --host): other Host headers get 403',
+      )
+        .argParser((value: string, all: string[]) => [...all, value])
+        .default([] as string[], 'none'),
+    )
     .addOption(new Option('--envelope <form>', 'response form').choices(['bare', 'wrapped']).default('bare'))
     .addOption(new Option('--errors <shape>', 'error body shape').choices(['nested', 'flat']).default('nested'))
     .addOption(

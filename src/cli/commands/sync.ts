@@ -11,6 +11,10 @@ export function registerSync(program: Command, runtime: CliRuntime): void {
     .option('--with-files', 'download file context items next to their snapshots (as contextFiles: true)')
     .option('--refetch', 'get every prompt from the service, even those the list shows unchanged; with names, pinned ones too')
     .option('--report <file>', 'write the pull-request body for what this sync changed to <file> (nothing when nothing changed)')
+    .option(
+      '--typecheck',
+      'when a prompt function\'s parameter changed, run the app\'s type-check (its "typecheck" script, else tsc --noEmit) and list the compile errors (in the --report body too)',
+    )
     .option('--rename-exports', 'name every export afresh by the naming rules (names are otherwise kept in the lockfile)')
     .option(
       '-r, --recursive',
