@@ -14,7 +14,6 @@ import { inputsDigest, inputsLine, sealModule } from './inputs-digest.js';
 import {
   type ModuleFile,
   type ModuleOptions,
-  type ModuleParts,
   moduleFormat,
   type OmittableField,
   omittedFields,
@@ -151,12 +150,4 @@ export function generateModuleFiles(
     { path: options.outputPath, content: moduleText(prompts, 'js', omit, key, memo) },
     { path: declarationPath!, content: moduleText(prompts, 'dts', omit, key, memo) },
   ];
-}
-
-/** `generateModuleFiles`, each file's text as the one piece the store's journal takes. */
-export function generateModuleParts(
-  prompts: readonly CodegenPrompt[],
-  options: ModuleOptions & { outputPath: string; memo?: CompiledFunctions | undefined },
-): ModuleParts[] {
-  return generateModuleFiles(prompts, options).map(({ path, content }) => ({ path, parts: [content] }));
 }

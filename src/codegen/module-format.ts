@@ -27,12 +27,6 @@ export interface ModuleFile {
   content: string;
 }
 
-/** One file of the module as the pieces its text is made of, in order (see generateModuleParts). */
-export interface ModuleParts {
-  path: string;
-  parts: readonly string[];
-}
-
 /** Output extensions and the declaration file each one gets. */
 const DECLARATION: Readonly<Record<string, string | undefined>> = { '.js': '.d.ts', '.mjs': '.d.mts' };
 

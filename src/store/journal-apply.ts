@@ -11,7 +11,7 @@ import { copyFile, lstat, mkdir, open, rename, rm, rmdir, stat, writeFile } from
 import path from 'node:path';
 import { asFileSystemError, FileSystemError, PromptlockError } from '../errors.js';
 import { eachLimited } from '../util/each-limited.js';
-import { writeFileAtomic, writeFileAtomicSync } from '../util/write-file-atomic.js';
+import { writeFileAtomic } from '../util/write-file-atomic.js';
 import { COMMITTED, FAILED, journalPath } from './journal-file.js';
 import type { StoreFiles, StoreOp } from './journal-scope.js';
 import { isWithin, StorePathGuard } from './paths.js';
@@ -117,7 +117,7 @@ export interface Applicable {
   workDir: string;
   id: string;
   ops: readonly StoreOp[];
-  content(index: number): Buffer | Promise<Buffer> | AsyncIterable<Buffer>;
+  content(index: number): Buffer | Promise<Buffer>;
 }
 
 /** Runs of ops applied together: writes to distinct files, or one delete (which may prune a folder a write needs). */
@@ -203,9 +203,7 @@ export async function applyJournal(journal: Applicable): Promise<string[]> {
         else {
           // Under a fixed temporary name, so the replay of an interrupted apply reuses (removes) its leftover.
           const temp = `${op.target}.promptlock-tmp`;
-          const content = await journal.content(index);
-          if (Buffer.isBuffer(content)) writeFileAtomicSync(op.target, content, temp);
-          else await writeFileAtomic(op.target, content, temp); // a large file, read back piece by piece
+          await writeFileAtomic(op.target, await journal.content(index), temp);
         }
       } else {
         await guard.check(op.target, 'remove');

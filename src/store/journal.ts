@@ -18,7 +18,6 @@ import { asFileSystemError, PromptlockError } from '../errors.js';
 import { eachLimited } from '../util/each-limited.js';
 import { holdsBytes } from './file-bytes.js';
 import { applyJournal, failpoint, stagedFailpoint, syncFolder } from './journal-apply.js';
-import { byteLengthOf, type Content, chunksOf, isPieces } from './journal-content.js';
 import { COMMITTED, type JournalHeader, journalPath, PENDING } from './journal-file.js';
 import { journalTarget, mayTouch, type StoreFiles, type StoreOp, storePartOf } from './journal-scope.js';
 import { JournalWriter } from './journal-writer.js';
@@ -31,30 +30,16 @@ export type { StoreView } from './store-view.js';
 
 export type StoreChange =
   /** A StagedFile (a download) is moved into place, never read into memory (journal-file.ts). */
-  | { kind: 'write'; path: string; content: Content | StagedFile }
+  | { kind: 'write'; path: string; content: string | Uint8Array | StagedFile }
   /** Removes a file of the snapshots folder; with `pruneUpTo` (the snapshots folder) also its parent folders left empty. */
   | { kind: 'delete'; path: string; pruneUpTo?: string };
 
-/**
- * True when `file` already holds exactly `content`: compared a chunk at a time, and only when the
- * sizes match (a large module is never held twice). A folder there cannot be replaced by a file:
- * refused before anything is staged.
- */
-function holdsContent(file: string, content: Content): Promise<boolean> {
-  return holdsBytes(file, byteLengthOf(content), async (handle) => {
-    let position = 0;
-    for (const chunk of chunksOf(content)) {
-      const current = Buffer.allocUnsafe(chunk.byteLength);
-      const { bytesRead } = await handle.read(current, 0, chunk.byteLength, position);
-      if (bytesRead !== chunk.byteLength || !current.equals(chunk)) return false;
-      position += bytesRead;
-    }
-    return true;
-  });
+/** True when `file` already holds exactly `bytes`. A folder there cannot be replaced by a file: refused before anything is staged. */
+function holdsContent(file: string, bytes: Buffer): Promise<boolean> {
+  return holdsBytes(file, bytes.byteLength, async (handle) => (await handle.readFile()).equals(bytes));
 }
 
-const isStaged = (content: Content | StagedFile): content is StagedFile =>
-  typeof content === 'object' && !isPieces(content) && 'staged' in content;
+const isStaged = (content: string | Uint8Array | StagedFile): content is StagedFile => typeof content === 'object' && 'staged' in content;
 
 /** Files checked and compared at once before staging. */
 const READ_PARALLELISM = 32;
@@ -137,10 +122,11 @@ export class Transaction {
       this.slots[slot] = { kind: 'move', target: change.path, part, source, size: content.size };
       return;
     }
-    if (present && (await holdsContent(change.path, content))) return;
+    const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+    if (present && (await holdsContent(change.path, bytes))) return;
     const { journal } = await this.open();
-    const at = await journal.append(content);
-    this.slots[slot] = { kind: 'write', target: change.path, part, at, size: byteLengthOf(content) };
+    const at = await journal.append(bytes);
+    this.slots[slot] = { kind: 'write', target: change.path, part, at, size: bytes.byteLength };
     stagedFailpoint(++this.staged);
   }
 
