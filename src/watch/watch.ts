@@ -260,7 +260,7 @@ class Watcher {
     }
     const { config } = this;
     try {
-      const result = await generate({ ...generateOptionsFor(config), force: true, cache: this.reuse });
+      const result = await generate({ ...generateOptionsFor(config), cache: this.reuse });
       this.stats.generates++;
       if (result.written) {
         this.log.success(

@@ -83,13 +83,19 @@ export function runBuiltCli(
  * process of its own: the same exit code, output and key check as `runBuiltCli`, without the
  * 0.5 s start of a Node.js process. Spawn the built CLI only for argv, kills, installs and bundlers.
  */
-export async function runCliInProcess(args: readonly string[], options: { cwd: string; env?: CliEnv; timeoutMs?: number }): Promise<CliRun> {
+export async function runCliInProcess(
+  args: readonly string[],
+  options: { cwd: string; env?: CliEnv; timeoutMs?: number },
+): Promise<CliRun> {
   const env = cliEnv(options.env);
   const io = memoryIO({ env, cwd: options.cwd });
   let timer: NodeJS.Timeout | undefined;
   // A run that outlives `timeoutMs` fails the test instead of hanging it (a process would be killed).
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`promptlock ${args.join(' ')} did not finish in ${options.timeoutMs} ms`)), options.timeoutMs ?? 60_000);
+    timer = setTimeout(
+      () => reject(new Error(`promptlock ${args.join(' ')} did not finish in ${options.timeoutMs} ms`)),
+      options.timeoutMs ?? 60_000,
+    );
   });
   const code = await Promise.race([runCli(args, io), timedOut]).finally(() => clearTimeout(timer));
   const run: CliRun = { code, signal: null, stdout: io.out(), stderr: io.err() };
