@@ -251,7 +251,11 @@ export function summarize(variables: {
 
 ${article}`,
     critiquePrompt: null,
-    context: [{ createdAt: 1746927300000, id: "ctx_8aef8acc46f8c700851c", label: "Style guide", type: "url", url: "https://example.com/style-guide", urlFetchedAt: 1738411200000 }, { createdAt: 1746927300000, id: "ctx_41befcdf52b854e7dbb1", label: "Glossary", type: "url", url: "https://example.org/glossary?lang=en&v=2", urlFetchedAt: 1746927300000 }, { createdAt: 1746927300000, fileName: "example-summary.txt", fileSize: 70, id: "ctx_b91fc1f9fb6dfeb81319", label: "Example summary", mimeType: "text/plain", type: "file" }],
+    context: [
+      { createdAt: 1746927300000, id: "ctx_8aef8acc46f8c700851c", label: "Style guide", type: "url", url: "https://example.com/style-guide", urlFetchedAt: 1738411200000 },
+      { createdAt: 1746927300000, id: "ctx_41befcdf52b854e7dbb1", label: "Glossary", type: "url", url: "https://example.org/glossary?lang=en&v=2", urlFetchedAt: 1746927300000 },
+      { createdAt: 1746927300000, fileName: "example-summary.txt", fileSize: 70, id: "ctx_b91fc1f9fb6dfeb81319", label: "Example summary", mimeType: "text/plain", type: "file" },
+    ],
     metadata: { createdAt: 1746927300000 },
   };
 }
@@ -281,7 +285,10 @@ Be professional, courteous, and helpful.`,
 You have ${count} unread messages about ${topic}.
 Quote the policy when it applies.`,
     critiquePrompt: `Check that the reply to ${customer_name} answers the question about ${topic} and quotes no internal notes.`,
-    context: [{ createdAt: 1737450000000, fileName: "refund-policy.md", fileSize: 99, id: "ctx_8e973540bffc22a4713b", label: "Refund policy", mimeType: "text/markdown", type: "file" }, { createdAt: 1737450000000, id: "ctx_8ce10d3d591ca25fd513", label: "Knowledge base", type: "url", url: "https://example.com/kb", urlFetchedAt: 1737450000000 }],
+    context: [
+      { createdAt: 1737450000000, fileName: "refund-policy.md", fileSize: 99, id: "ctx_8e973540bffc22a4713b", label: "Refund policy", mimeType: "text/markdown", type: "file" },
+      { createdAt: 1737450000000, id: "ctx_8ce10d3d591ca25fd513", label: "Knowledge base", type: "url", url: "https://example.com/kb", urlFetchedAt: 1737450000000 },
+    ],
     metadata: { createdAt: 1737450000000 },
   };
 }
