@@ -287,11 +287,12 @@ export type WatchSettings = Pick<WatchOptions, 'intervalSeconds' | 'limitPerMinu
  * request budget on an outage.
  */
 export async function watch(options: ProjectOptions, settings: WatchSettings, caller: Caller = {}): Promise<WatchHandle> {
-  const { startWatch } = await import('./watch/watch.js');
+  const [{ startWatch }, { clientKey }] = await Promise.all([import('./watch/watch.js'), import('./api/client-options.js')]);
   const polling: Caller = { ...caller, retries: caller.retries ?? 2 };
   return startWatch({
     ...settings,
     loadConfig: () => loadProject(options, caller),
     connect: (config) => openClient(config, polling),
+    clientKey,
   });
 }
