@@ -235,19 +235,16 @@ export async function readLockedPrompts(location: StoreLocation, options: ReadLo
   const names = Object.keys(lockfile.prompts);
   const out: LockedPrompt[] = [];
   const problems: string[] = [];
-  // Shown paths are derived from one computed for the folder: path.relative per file adds up.
-  const shownDir = displayPath(location.snapshotsDir);
   const thisRead = options.cache ? new Map<string, CachedSnapshot>() : undefined;
   const store = { dir: location.snapshotsDir, checked: new Set<string>() };
   for (const name of names) {
     try {
       const file = snapshotPath(location.snapshotsDir, name);
-      const shown = shownDir + file.slice(location.snapshotsDir.length);
       const entry = lockfile.prompts[name]!;
       const { prompt, matches } = readSnapshotFile(
         store,
         file,
-        shown,
+        displayPath(file),
         name,
         options.cache?.previous,
         thisRead,
