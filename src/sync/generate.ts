@@ -2,7 +2,7 @@
  * `generate`: lockfile + snapshots → the module on disk. Read the lockfile and every snapshot it
  * names, verify each against its integrity, emit the module, write only the files whose text
  * changed. There is no up-to-date shortcut: an edited or broken snapshot and a hand-edited module
- * are seen because everything is read every time (docs/performance.md, "No-op generate"). The
+ * are seen because everything is read every time (docs/performance.md, "How it is shaped"). The
  * store (src/store/) does every read and write; codegen (src/codegen/) only turns the locked
  * prompts into the module's text. `sync` builds the module itself, inside its commit; `check`
  * uses `renderModuleFromStore`.
