@@ -154,9 +154,9 @@ function groupsOf(ops: readonly StoreOp[]): number[][] {
  *   under its name is written through) and a rename replaces a link at the target, it does not
  *   write through it. What is renamed into place is checked too: a move's staged file must be a
  *   regular file of its size. The target is still lstat'ed in a folder that existed before this
- *   apply, so a file that became a link or a folder is skipped (PERMANENT), not replaced. In a folder this
- *   apply's `mkdir` created, the folder was empty when made and the run lock keeps other runs out:
- *   that lstat could only ever report nothing, and is left out.
+ *   apply, so a file that became a link or a folder is skipped (PERMANENT), not replaced. In a
+ *   folder this apply's `mkdir` created, the folder was empty when made and the run lock keeps
+ *   other runs out: that lstat could only ever report nothing, and is left out.
  * - A delete is checked whole, as before; a folder it prunes is forgotten by the guard.
  * What no path check can rule out is a process racing the apply itself, swapping a checked folder
  * for a link between its check and a rename through it: Node has no `openat`/`renameat`. The
