@@ -1,10 +1,10 @@
 /**
  * Cold sync: 1,000 prompts, 20 ms added to every response, no rate limit, into an empty project,
- * at the config's default concurrency (16). promptlock's sync (in process, process start excluded)
- * against two baselines of the same run: the bare I/O it must do (lib/bare-io.mjs) at the same
- * concurrency, the two alternating run by run so a busy moment of the shared box hits both, guard
- * ≤ 2×; and the same bare I/O one request at a time (a sequential client, run once), guard: the
- * sync at least 10× faster. Phase events say where the sync's time went.
+ * 64 requests in flight. promptlock's sync (in process, process start excluded) against two
+ * baselines of the same run: the bare I/O it must do (lib/bare-io.mjs) at the same concurrency, the
+ * two alternating run by run so a busy moment of the shared box hits both, guard ≤ 2×; and the
+ * same bare I/O one request at a time (a sequential client, run once), guard: the sync at least
+ * 10× faster. Phase events say where the sync's time went.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +17,7 @@ import { median, thousands } from '../lib/stats.mjs';
 
 const PROMPTS = 1_000;
 const LATENCY_MS = 20;
-/** The config's default (README, "Configuration"): the project sets none. */
-const CONCURRENCY = 16;
+const CONCURRENCY = 64;
 const GOALS = { overBare: 2, overSequential: 10 };
 
 export async function run({ runs = 3, log = () => {} } = {}) {
@@ -34,6 +33,7 @@ export async function run({ runs = 3, log = () => {} } = {}) {
     // this figure excludes) and lets the JIT see the hot paths of both once.
     const warmUp = writeProject(path.join(work, 'warm-up'), {
       baseUrl: service.url,
+      concurrency: CONCURRENCY,
       prompts: Array.from({ length: 100 }, (_, i) => nameOf(i)),
     });
     await runSync(warmUp);
@@ -42,7 +42,7 @@ export async function run({ runs = 3, log = () => {} } = {}) {
     const samples = [];
     const bare = [];
     for (let i = 0; i < runs; i++) {
-      const project = writeProject(path.join(work, `project-${i}`), { baseUrl: service.url });
+      const project = writeProject(path.join(work, `project-${i}`), { baseUrl: service.url, concurrency: CONCURRENCY });
       await service.resetStats();
       const { ms, result, phases, marks } = await runSync(project);
       const stats = await service.stats();
