@@ -62,7 +62,8 @@ describe('kill -9 at any moment', () => {
   beforeAll(async () => {
     folder = await writeServedFolder(undefined, COUNT, 1);
     defer(() => removeDir(folder));
-    server = await serve({ dir: folder, latencyMs: 2 });
+    // Limits far above what 14 kills and their resumes send within a minute: this is not about pacing.
+    server = await serve({ dir: folder, latencyMs: 2, rateLimits: { authenticated: { perMinute: 100_000, perHour: 1_000_000 } } });
     stateA = await project(server.url);
     expect((await runCliInProcess(['sync'], { cwd: stateA, env })).code).toBe(0);
     // Upstream, every prompt gets a new version: the next sync rewrites every file.
