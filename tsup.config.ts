@@ -18,15 +18,6 @@ export default defineConfig({
   clean: false,
   splitting: true,
   shims: false,
-  // Bundled rather than imported from node_modules (README, "Performance"): zod so that esbuild
-  // drops what promptlock does not use (its locales, most of its API); commander and picocolors,
-  // CommonJS packages, so that a command which loads no other CommonJS (`generate`, `--version`)
-  // never starts Node's CommonJS loader. The packages stay dependencies (their types are used).
-  noExternal: ['zod', 'commander', 'picocolors'],
-  // What the bundled CommonJS needs to require Node's built-in modules from an ES module.
-  banner: {
-    js: "import { createRequire as __promptlockRequire } from 'node:module';\nconst require = __promptlockRequire(import.meta.url);",
-  },
   // templates/runtime.ts read by the TypeScript parser once, here, so `generate` never loads the
   // compiler (src/codegen/runtime-source.ts).
   define: { PROMPTLOCK_RUNTIME: JSON.stringify(extractRuntime(ts, readFileSync('templates/runtime.ts', 'utf8'))) },

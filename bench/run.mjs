@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { formatValue } from './lib/stats.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SCENARIOS = ['warm-sync', 'codegen', 'watch-latency', 'bundle-size', 'module-size', 'memory', 'render-speed', 'startup', 'cold-sync'];
+const SCENARIOS = ['warm-sync', 'rate-limited-sync', 'cold-sync', 'codegen', 'watch-latency', 'memory', 'bundle-size', 'render-speed'];
 
 function loadLine() {
   return loadavg()

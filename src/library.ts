@@ -42,7 +42,7 @@ export interface SyncOptions extends ProjectOptions {
 }
 
 export interface GenerateOptions extends ProjectOptions {
-  /** Rebuild even when the module's recorded inputs match the lockfile. */
+  /** Accepted for scripts that pass it, and changes nothing: `generate` always builds the module and writes what differs. */
   force?: boolean | undefined;
 }
 
@@ -228,11 +228,7 @@ export async function generate(options: GenerateOptions = {}, caller: Caller = {
     caller.onEvent?.({ type: 'info', message: 'Completed the writes of an interrupted sync first.' });
   }
   if (caller.emptyWithoutLockfile && !existsSync(config.lockfilePath)) return generateEmpty(config);
-  const result = await run({
-    ...generateOptionsFor(config),
-    force: Boolean(options.force),
-    ...(caller.cache ? { cache: caller.cache } : {}),
-  });
+  const result = await run({ ...generateOptionsFor(config), ...(caller.cache ? { cache: caller.cache } : {}) });
   for (const name of result.mismatched) caller.onEvent?.({ type: 'warn', message: mismatchWarning(name) });
   return result;
 }
@@ -291,11 +287,12 @@ export type WatchSettings = Pick<WatchOptions, 'intervalSeconds' | 'limitPerMinu
  * request budget on an outage.
  */
 export async function watch(options: ProjectOptions, settings: WatchSettings, caller: Caller = {}): Promise<WatchHandle> {
-  const { startWatch } = await import('./watch/watch.js');
+  const [{ startWatch }, { clientKey }] = await Promise.all([import('./watch/watch.js'), import('./api/client-options.js')]);
   const polling: Caller = { ...caller, retries: caller.retries ?? 2 };
   return startWatch({
     ...settings,
     loadConfig: () => loadProject(options, caller),
     connect: (config) => openClient(config, polling),
+    clientKey,
   });
 }

@@ -1,8 +1,9 @@
 /**
- * Generated prompt modules for the render and bundle scenarios, built with the library's
- * `generate`, in two shapes: `short` (the 3-line prompts of bench/codegen.mjs's store) and `long`
- * (the 20-line prompts with 3 variables of lib/served-folder.mjs). `importModule` transpiles the
- * module with esbuild and imports it.
+ * Stores of locked prompts, as a sync would have written them, and their generated modules for
+ * the generate, render and bundle scenarios, built with the library's `generate`, in two shapes:
+ * `short` (3-line prompts with 4 variables, a `prompts.config.ts`) and `long` (the 20-line prompts
+ * with 3 variables of lib/served-folder.mjs). `importModule` transpiles the module with esbuild and
+ * imports it.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,8 +11,71 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { transform } from 'esbuild';
 import { generate } from '../../dist/index.js';
-import { makeStore } from '../codegen.mjs';
 import { benchPrompt, nameOf, packageOf, WORKSPACE } from './served-folder.mjs';
+
+/** `prompts.lock.json` in `dir` for these entries, sorted as sync writes it. */
+function writeLockfile(dir, prompts) {
+  const sorted = Object.fromEntries(
+    Object.keys(prompts)
+      .sort()
+      .map((key) => [key, prompts[key]]),
+  );
+  writeFileSync(path.join(dir, 'prompts.lock.json'), `${JSON.stringify({ lockfileVersion: 1, prompts: sorted }, null, 2)}\n`);
+}
+
+/** A store of `count` prompts with a few variables each, like a large real workspace. */
+export function makeStore(dir, count) {
+  const prompts = {};
+  for (let i = 0; i < count; i++) {
+    const workspace = `team-${i % 10}`;
+    const slug = `prompt-${i}`;
+    const name = `@${workspace}/${slug}`;
+    const snapshot = {
+      id: `pmt_${i}`,
+      title: `Prompt ${i}`,
+      description: `Benchmark prompt number ${i}`,
+      tags: ['bench'],
+      version: 'v3',
+      workspaceSlug: workspace,
+      packageName: `${name}:v3`,
+      systemPrompt: 'You are a careful assistant. Answer in {{language // ISO code}}.',
+      content: [
+        `Hello {{customer_name}}, this is prompt ${i}.`,
+        'You have {{count:number // Number of unread messages}} unread messages about {{topics:list}}.',
+        'Be concise and friendly. Quote `policy ${section}` when it applies */',
+      ],
+      context: [],
+      metadata: { createdAt: 1705400000000 },
+    };
+    const text = `${JSON.stringify(snapshot, null, 2)}\n`;
+    const file = path.join(dir, 'prompts', workspace, `${slug}.json`);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    prompts[name] = {
+      selector: null,
+      version: 'v3',
+      id: snapshot.id,
+      // Recorded as sync records it (README, "The generated module").
+      exportName: `prompt${i}`,
+      integrity: `sha256-${createHash('sha256').update(text).digest('base64')}`,
+      variables: [
+        { name: 'language', type: 'string', description: 'ISO code' },
+        { name: 'customer_name', type: 'string' },
+        { name: 'count', type: 'number', hint: 'number', description: 'Number of unread messages' },
+        { name: 'topics', type: 'array', hint: 'list' },
+      ],
+    };
+  }
+  writeLockfile(dir, prompts);
+  // The config as users have it: TypeScript, loaded through cosmiconfig and jiti, whose
+  // transpiled code is cached in the user's private cache folder (a temporary one: bench/run.mjs).
+  writeFileSync(path.join(dir, 'package.json'), '{ "name": "bench-app", "private": true, "type": "module" }\n');
+  mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+  writeFileSync(
+    path.join(dir, 'prompts.config.ts'),
+    "import { defineConfig } from 'promptlock';\n\nconst output: string = 'src/generated/prompts.ts';\n\nexport default defineConfig({ output });\n",
+  );
+}
 
 /** A store of `count` 20-line prompts (lockfile + snapshots) as a sync would have written it, and a config. */
 function makeLongStore(dir, count) {

@@ -16,8 +16,8 @@ import { median } from '../lib/stats.mjs';
 const BIN = fileURLToPath(new URL('../../bin/promptlock.js', import.meta.url));
 const PROMPTS = 10_000;
 const GOAL_MB = 300;
-/** Where the memory goes: docs/performance.md, "Where the misses come from". */
-const CAUSE = 'see docs/performance.md, "Where the misses come from"';
+/** Where the memory goes: docs/performance.md, "Where the time goes". */
+const CAUSE = 'see docs/performance.md, "Where the time goes"';
 
 /** Runs the built CLI and resolves to its peak RSS in MB (and its exit code). */
 function peakRss(args, cwd, hook) {

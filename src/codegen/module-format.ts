@@ -1,8 +1,8 @@
 /**
  * What the module is written as, from the config: its format (TypeScript, or JavaScript with a
  * declaration file beside it) from the `output` file's extension, and the fields it leaves out
- * (`omit`). Small and dependency-free: the config schema, `generate`'s up-to-date check and the
- * emitter all read it. See README "The generated module".
+ * (`omit`). Small and dependency-free: the config schema and the emitter both read it. See README
+ * "The generated module".
  */
 
 /** Fields of the returned object a module can leave out (`omit`), e.g. for a browser bundle. */
@@ -27,12 +27,6 @@ export interface ModuleFile {
   content: string;
 }
 
-/** One file of the module as the pieces its text is made of, in order (see generateModuleParts). */
-export interface ModuleParts {
-  path: string;
-  parts: readonly string[];
-}
-
 /** Output extensions and the declaration file each one gets. */
 const DECLARATION: Readonly<Record<string, string | undefined>> = { '.js': '.d.ts', '.mjs': '.d.mts' };
 
@@ -48,14 +42,4 @@ export function moduleFormat(outputPath = 'prompts.ts'): { format: ModuleFormat;
 export function omittedFields(options: ModuleOptions): OmittableField[] {
   const omit = new Set(options.omit ?? []);
   return OMITTABLE_FIELDS.filter((field) => omit.has(field));
-}
-
-/**
- * The options' part of the module's inputs digest: a module built for other options is rebuilt.
- * Empty for the default module, so the digest of an existing `.ts` module is unchanged by them.
- */
-export function optionsKey(options: ModuleOptions): string {
-  const omit = omittedFields(options);
-  const { format } = moduleFormat(options.outputPath);
-  return format === 'ts' && omit.length === 0 ? '' : `\n${JSON.stringify({ format, omit })}`;
 }

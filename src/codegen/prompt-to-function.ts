@@ -115,6 +115,17 @@ function textLiteral(segments: readonly Segment[], locals: ReadonlyMap<string, s
   return `${out}${templateText(run)}\``;
 }
 
+/**
+ * A returned field's value. An array of objects (the context items) is written one item per line,
+ * so a pull request that changes one item changes one line of the module, and two that change
+ * different items merge (docs/architecture.md, "The module merges").
+ */
+function fieldLiteral(value: unknown): string {
+  const items = Array.isArray(value) && value.length > 0 && value.every((item) => item !== null && typeof item === 'object');
+  if (!items) return valueLiteral(value);
+  return `[\n${(value as unknown[]).map((item) => `      ${valueLiteral(item)},\n`).join('')}    ]`;
+}
+
 /** A function's source. */
 export interface FunctionSource {
   source: string;
@@ -158,7 +169,7 @@ export function promptToFunction(
   for (const [key, value] of fields) {
     const text = value === undefined ? segments.get(key) : undefined;
     if (value !== undefined || text === undefined) {
-      body.push(`    ${propertyKey(key)}: ${valueLiteral(value ?? null)},`);
+      body.push(`    ${propertyKey(key)}: ${fieldLiteral(value ?? null)},`);
       continue;
     }
     for (const segment of text) if (segment.kind === 'placeholder' && locals.has(segment.name)) used.add(segment.name);

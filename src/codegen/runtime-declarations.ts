@@ -31,8 +31,6 @@ interface RuntimeHelper {
 }
 
 export interface RuntimeDeclarations {
-  /** The file's body (its file comment dropped, LF line ends): part of the module's inputs digest. */
-  source: string;
   interfaces: RuntimeInterface[];
   helpers: RuntimeHelper[];
 }
@@ -84,7 +82,5 @@ export function extractRuntime(ts: typeof TypeScript, fileText: string): Runtime
     else if (ts.isFunctionDeclaration(statement)) helpers.push(helper(ts, text, statement));
     else throw new Error(`templates/runtime.ts: only interfaces and functions, found ${ts.SyntaxKind[statement.kind]}`);
   }
-  const first = file.statements[0];
-  const body = first ? text.slice(startOf(ts, text, first)) : '';
-  return { source: `${body.trimEnd()}\n`, interfaces, helpers };
+  return { interfaces, helpers };
 }

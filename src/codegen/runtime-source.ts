@@ -37,11 +37,6 @@ function runtime(): RuntimeDeclarations {
   return cached;
 }
 
-/** The runtime file's body (its file comment dropped, LF line ends). Part of the inputs digest. */
-export function runtimeSource(): string {
-  return runtime().source;
-}
-
 /**
  * An interface as the module declares it: `RenderedPrompt` without the `omit` members. With any
  * field omitted the index signature goes too (and `generateModule` drops fields beyond the service

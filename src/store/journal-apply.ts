@@ -6,13 +6,12 @@
  * A failure never wedges the project: an operation that can never succeed is skipped, one that may
  * (a full or read-only disk) leaves the journal, marked failed, for the next run to complete.
  */
-import { constants, renameSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { copyFile, lstat, mkdir, open, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, FileSystemError, PromptlockError } from '../errors.js';
 import { eachLimited } from '../util/each-limited.js';
-import { writeFileAtomic, writeFileAtomicSync } from '../util/write-file-atomic.js';
-import { type EarlyCopy, isIntactCopy } from './early-copies.js';
+import { writeFileAtomic } from '../util/write-file-atomic.js';
 import { COMMITTED, FAILED, journalPath } from './journal-file.js';
 import type { StoreFiles, StoreOp } from './journal-scope.js';
 import { isWithin, StorePathGuard } from './paths.js';
@@ -84,21 +83,6 @@ async function moveStaged(source: string, target: string, size: number): Promise
   }
 }
 
-/**
- * Renames a write's early copy (journal.ts) onto `target`; false when it cannot (another file
- * system, the copy gone or not the file the run wrote), and the caller writes the journal's bytes
- * instead.
- */
-function moveEarly(copy: EarlyCopy, target: string, size: number): boolean {
-  if (!isIntactCopy(copy, size)) return false;
-  try {
-    renameSync(copy.file, target);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function pruneEmptyParents(target: string, stopAt: string, guard: StorePathGuard): Promise<void> {
   let dir = path.dirname(target);
   while (dir !== stopAt && dir.startsWith(stopAt + path.sep)) {
@@ -133,7 +117,7 @@ export interface Applicable {
   workDir: string;
   id: string;
   ops: readonly StoreOp[];
-  content(index: number): Buffer | Promise<Buffer> | AsyncIterable<Buffer>;
+  content(index: number): Buffer | Promise<Buffer>;
 }
 
 /** Runs of ops applied together: writes to distinct files, or one delete (which may prune a folder a write needs). */
@@ -169,11 +153,10 @@ function groupsOf(ops: readonly StoreOp[]): number[][] {
  * - The last component is never followed: the temporary file is created exclusively (no link
  *   under its name is written through) and a rename replaces a link at the target, it does not
  *   write through it. What is renamed into place is checked too: a move's staged file must be a
- *   regular file of its size, an early copy the very file the run wrote (early-copies.ts). The
- *   target is still lstat'ed in a folder that existed before this apply, so
- *   a file that became a link or a folder is skipped (PERMANENT), not replaced. In a folder this
- *   apply's `mkdir` created, the folder was empty when made and the run lock keeps other runs out:
- *   that lstat could only ever report nothing, and is left out.
+ *   regular file of its size. The target is still lstat'ed in a folder that existed before this
+ *   apply, so a file that became a link or a folder is skipped (PERMANENT), not replaced. In a
+ *   folder this apply's `mkdir` created, the folder was empty when made and the run lock keeps
+ *   other runs out: that lstat could only ever report nothing, and is left out.
  * - A delete is checked whole, as before; a folder it prunes is forgotten by the guard.
  * What no path check can rule out is a process racing the apply itself, swapping a checked folder
  * for a link between its check and a rename through it: Node has no `openat`/`renameat`. The
@@ -201,8 +184,6 @@ export async function applyJournal(journal: Applicable): Promise<string[]> {
     return ready;
   };
   const skipped: string[] = [];
-  /** Writes whose early copy was renamed into place. */
-  const moved = new Set<number>();
   let applied = 0;
   let failure: unknown;
   const applyOne = async (index: number): Promise<void> => {
@@ -220,15 +201,9 @@ export async function applyJournal(journal: Applicable): Promise<string[]> {
         if (!created) await guard.check(op.target, 'write'); // its folders known safe by now: one lstat
         if (op.kind === 'move') await moveStaged(op.source!, op.target, op.size!);
         else {
-          const early = op.early && (await op.early);
-          if (early && moveEarly(early, op.target, op.size!)) moved.add(index);
-          else {
-            // Under a fixed temporary name, so the replay of an interrupted apply reuses (removes) its leftover.
-            const temp = `${op.target}.promptlock-tmp`;
-            const content = await journal.content(index);
-            if (Buffer.isBuffer(content)) writeFileAtomicSync(op.target, content, temp);
-            else await writeFileAtomic(op.target, content, temp); // a large file, read back piece by piece
-          }
+          // Under a fixed temporary name, so the replay of an interrupted apply reuses (removes) its leftover.
+          const temp = `${op.target}.promptlock-tmp`;
+          await writeFileAtomic(op.target, await journal.content(index), temp);
         }
       } else {
         await guard.check(op.target, 'remove');
@@ -254,10 +229,7 @@ export async function applyJournal(journal: Applicable): Promise<string[]> {
   // The marker first: a journal left without it (killed in between) is merely applied again.
   await rm(journalPath(workDir, id, FAILED), { force: true });
   await rm(journalPath(workDir, id, COMMITTED), { force: true });
-  // What stayed in the work folder: a skipped move's file, an early copy not used (a skipped write, a fallback).
-  for (const [index, op] of ops.entries()) {
-    const left = op.kind === 'move' ? op.source : !moved.has(index) && op.early && (await op.early)?.file;
-    if (left) await rm(left, { force: true });
-  }
+  // What stayed in the work folder: a skipped move's file.
+  for (const op of ops) if (op.kind === 'move') await rm(op.source!, { force: true });
   return skipped;
 }

@@ -18,8 +18,6 @@
  * A `move` carries no bytes: its content is a downloaded file staged beside the journal
  * (`<id>.<n>.staged`, fsynced, in the journal's folder before the commit point), renamed into place
  * when the journal is applied. Large files so never pass through memory nor get written twice.
- * A live run's early copies of new files (early-copies.ts) use the same names but are not
- * fsynced and are never named by a journal: a replay writes the journal's bytes instead.
  *
  * Targets are paths relative to the project, with `/` between their parts; a move's source is
  * the name of its staged file. Which targets a journal may name at all is journal-scope.ts's
@@ -74,7 +72,7 @@ class DamagedJournalError extends PromptlockError {
   }
 }
 
-/** The staged file of a move (or an early copy): named for its transaction, beside the journal (see module comment). */
+/** The staged file of a move: named for its transaction, beside the journal (see module comment). */
 export const STAGED_NAME = /^(tx-[^./\\]+)\.\d+\.staged$/;
 
 const isSize = (size: unknown): size is number => typeof size === 'number' && Number.isSafeInteger(size) && size >= 0;

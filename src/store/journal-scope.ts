@@ -14,7 +14,6 @@
  */
 import path from 'node:path';
 import { PromptlockError } from '../errors.js';
-import type { EarlyCopy } from './early-copies.js';
 import type { JournalOp } from './journal-file.js';
 import { isWithin } from './paths.js';
 
@@ -36,12 +35,6 @@ export interface StoreOp extends Omit<JournalOp, 'target' | 'source'> {
   /** A move's staged file (in the work folder). */
   source?: string;
   part: StorePart;
-  /**
-   * A live write's copy of its bytes, written early to a staged file while the run fetches
-   * (journal.ts): resolves to that copy (early-copies.ts), or to undefined when none was created.
-   * Never in a journal: a replay writes the bytes the journal holds.
-   */
-  early?: Promise<EarlyCopy | undefined>;
 }
 
 const SLUG = /^[a-z0-9-]+$/;

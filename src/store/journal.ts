@@ -3,8 +3,7 @@
  * one journal file under `.promptlock/` (see journal-file.ts), appended as each file is staged (a
  * sync stages each prompt as it arrives: `Transaction`), fsynced once with its folder;
  * renaming it from `tx-….pending` to `tx-….journal` is the commit point. Only then is each target
- * replaced (journal-apply.ts); a new snapshot's early copy, written while staging, is renamed into
- * place instead (early-copies.ts). The files themselves are not fsynced: until the journal is removed
+ * replaced (journal-apply.ts). The files themselves are not fsynced: until the journal is removed
  * it can write them again. A run killed before the commit point leaves the previous files
  * untouched; one killed after it is rolled forward by the next run (recover-store.ts).
  *
@@ -17,10 +16,8 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, PromptlockError } from '../errors.js';
 import { eachLimited } from '../util/each-limited.js';
-import { EarlyCopies, renamesInto } from './early-copies.js';
 import { holdsBytes } from './file-bytes.js';
 import { applyJournal, failpoint, stagedFailpoint, syncFolder } from './journal-apply.js';
-import { byteLengthOf, type Content, chunksOf, isPieces } from './journal-content.js';
 import { COMMITTED, type JournalHeader, journalPath, PENDING } from './journal-file.js';
 import { journalTarget, mayTouch, type StoreFiles, type StoreOp, storePartOf } from './journal-scope.js';
 import { JournalWriter } from './journal-writer.js';
@@ -33,33 +30,16 @@ export type { StoreView } from './store-view.js';
 
 export type StoreChange =
   /** A StagedFile (a download) is moved into place, never read into memory (journal-file.ts). */
-  | { kind: 'write'; path: string; content: Content | StagedFile }
+  | { kind: 'write'; path: string; content: string | Uint8Array | StagedFile }
   /** Removes a file of the snapshots folder; with `pruneUpTo` (the snapshots folder) also its parent folders left empty. */
   | { kind: 'delete'; path: string; pruneUpTo?: string };
 
-/**
- * True when `file` already holds exactly `content`: compared a chunk at a time, and only when the
- * sizes match (a large module is never held twice). A folder there cannot be replaced by a file:
- * refused before anything is staged.
- */
-function holdsContent(file: string, content: Content): Promise<boolean> {
-  return holdsBytes(file, byteLengthOf(content), async (handle) => {
-    let position = 0;
-    for (const chunk of chunksOf(content)) {
-      const current = Buffer.allocUnsafe(chunk.byteLength);
-      const { bytesRead } = await handle.read(current, 0, chunk.byteLength, position);
-      if (bytesRead !== chunk.byteLength || !current.equals(chunk)) return false;
-      position += bytesRead;
-    }
-    return true;
-  });
+/** True when `file` already holds exactly `bytes`. A folder there cannot be replaced by a file: refused before anything is staged. */
+function holdsContent(file: string, bytes: Buffer): Promise<boolean> {
+  return holdsBytes(file, bytes.byteLength, async (handle) => (await handle.readFile()).equals(bytes));
 }
 
-const isStaged = (content: Content | StagedFile): content is StagedFile =>
-  typeof content === 'object' && !isPieces(content) && 'staged' in content;
-
-/** New files at most this large get an early copy (early-copies.ts): snapshots and small context files, not large ones. */
-const EARLY_MAX_BYTES = 256 * 1024;
+const isStaged = (content: string | Uint8Array | StagedFile): content is StagedFile => typeof content === 'object' && 'staged' in content;
 
 /** Files checked and compared at once before staging. */
 const READ_PARALLELISM = 32;
@@ -87,12 +67,8 @@ export class Transaction {
   private readonly staging = new Set<Promise<void>>();
   private writer: Promise<{ workDir: string; journal: JournalWriter }> | undefined;
   private staged = 0;
-  /** Staged files named so far (`<id>.<n>.staged`): moves and early copies. */
-  private stagedFiles = 0;
+  /** Staged files moved into this transaction (`<id>.<n>.staged`). */
   private moves = 0;
-  /** Copies of new files written while fetching, renamed into place by the apply (early-copies.ts). */
-  private readonly early = new EarlyCopies();
-  private renames: Promise<boolean> | undefined;
   private state: 'open' | 'committing' | 'done' = 'open';
 
   constructor(readonly files: StoreFiles) {
@@ -141,32 +117,17 @@ export class Transaction {
       // A staged download joins the transaction under its name (`<id>.<n>.staged`), so an
       // interrupted run's journal finds it and a discarded one removes it.
       const { workDir } = await this.open();
-      const source = journalPath(workDir, this.id, `.${this.stagedFiles++}.staged`);
-      this.moves++;
+      const source = journalPath(workDir, this.id, `.${this.moves++}.staged`);
       await rename(content.staged, source);
       this.slots[slot] = { kind: 'move', target: change.path, part, source, size: content.size };
       return;
     }
-    if (present && (await holdsContent(change.path, content))) return;
-    const { journal, workDir } = await this.open();
-    if (!present && part === 'snapshots' && byteLengthOf(content) <= EARLY_MAX_BYTES && (await this.copiesMove(workDir))) {
-      const chunks = [...chunksOf(content)];
-      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      // Not awaited: the copy is written while the run goes on (early-copies.ts).
-      const early = this.early.write(journalPath(workDir, this.id, `.${this.stagedFiles++}.staged`), bytes);
-      const at = await journal.append(bytes);
-      this.slots[slot] = { kind: 'write', target: change.path, part, at, size: bytes.byteLength, early };
-    } else {
-      const at = await journal.append(content);
-      this.slots[slot] = { kind: 'write', target: change.path, part, at, size: byteLengthOf(content) };
-    }
+    const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+    if (present && (await holdsContent(change.path, bytes))) return;
+    const { journal } = await this.open();
+    const at = await journal.append(bytes);
+    this.slots[slot] = { kind: 'write', target: change.path, part, at, size: bytes.byteLength };
     stagedFailpoint(++this.staged);
-  }
-
-  /** Whether early copies can be renamed into the snapshots folder (asked once per transaction). */
-  private copiesMove(workDir: string): Promise<boolean> {
-    this.renames ??= renamesInto(workDir, this.files.snapshotsDir);
-    return this.renames;
   }
 
   /** Waits for every stage in flight, successful or not. */
@@ -181,7 +142,6 @@ export class Transaction {
       await this.stage(changes);
       this.state = 'committing';
       await this.settle();
-      await this.early.close();
       const staged = this.slots.filter((op): op is StoreOp => op !== undefined);
       // Deletes first, whenever they were staged (writes come in as prompts arrive, deletes after
       // the last one): a dropped context file and a new one of the same name on a case-insensitive
@@ -203,7 +163,7 @@ export class Transaction {
     }
     // As the journal names them: relative to the project, a move's source by its name.
     const header: JournalHeader = {
-      ops: ops.map(({ part: _part, early: _early, source, ...op }) => ({
+      ops: ops.map(({ part: _part, source, ...op }) => ({
         ...op,
         target: journalTarget(this.files.rootDir, op.target),
         ...(source ? { source: path.basename(source) } : {}),
@@ -252,13 +212,12 @@ export class Transaction {
     if (this.state === 'done') return;
     this.state = 'done';
     await this.settle();
-    await this.early.close();
     const opened = await this.writer?.catch(() => undefined);
     if (!opened) return;
     await opened.journal.close();
     await rm(opened.journal.file, { force: true }).catch(() => undefined);
     await rm(journalPath(opened.workDir, this.id, COMMITTED), { force: true }).catch(() => undefined);
-    for (let n = 0; n < this.stagedFiles; n++)
+    for (let n = 0; n < this.moves; n++)
       await rm(journalPath(opened.workDir, this.id, `.${n}.staged`), { force: true }).catch(() => undefined);
   }
 }

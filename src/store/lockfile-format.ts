@@ -18,7 +18,7 @@ import {
 } from '../prompt-grammar.js';
 import type { PlaceholderReading, Variable } from '../template/index.js';
 
-export const LOCKFILE_VERSION = 1;
+const LOCKFILE_VERSION = 1;
 
 export interface LockedFile {
   /** Path of the downloaded file, relative to the snapshots folder, with `/` separators. */

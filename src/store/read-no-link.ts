@@ -4,7 +4,7 @@
  * paths.ts). A snapshot linked to a file elsewhere (`~/.ssh/id_rsa`, another project's snapshot)
  * would otherwise be printed by `check`, or built into the module by `generate`.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readFileSync } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import path from 'node:path';
 import { LockfileError } from '../errors.js';
@@ -73,10 +73,9 @@ export async function readStoreFile(storeDir: string, file: string): Promise<Buf
 
 /**
  * The same, synchronous, as text (generate reads thousands of small snapshots: read-store.ts).
- * `checked` holds the folders one read of many found not to be links; `onStat` receives the
- * file's stat, taken on the open file before it is read.
+ * `checked` holds the folders one read of many found not to be links.
  */
-export function readStoreFileSync(storeDir: string, file: string, checked?: Set<string>, onStat?: (stats: Stats) => void): string {
+export function readStoreFileSync(storeDir: string, file: string, checked?: Set<string>): string {
   refuseLinksSync(storeDir, file, checked);
   let fd: number;
   try {
@@ -87,7 +86,6 @@ export function readStoreFileSync(storeDir: string, file: string, checked?: Set<
   }
   try {
     if (NO_FOLLOW === constants.O_RDONLY && lstatSync(file).isSymbolicLink()) throw new LinkedStoreFileError(file);
-    onStat?.(fstatSync(fd));
     return readFileSync(fd, 'utf8'); // a folder: EISDIR
   } finally {
     closeSync(fd);

@@ -10,13 +10,12 @@ import { LockfileError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import type { Prompt } from '../types.js';
 import { displayPath } from '../util/display-path.js';
+import { readIfExists } from '../util/read-if-exists.js';
 import { integrityOf } from './integrity.js';
 import type { StoreView } from './journal.js';
 import type { LockEntry, Lockfile } from './lockfile-format.js';
 import { decodeUnconflictedLockfile } from './lockfile-merge.js';
-import { type FileStamp, toFileStamp } from './module-file.js';
 import { contextFilePath, snapshotPath } from './paths.js';
-import { readLockfileText } from './read-lockfile-text.js';
 import { readStoreFileSync } from './read-no-link.js';
 import { decodeSnapshot, snapshotIntegrity } from './snapshot-format.js';
 
@@ -162,8 +161,8 @@ export function createSnapshotCache(): SnapshotCache {
 }
 
 function readSnapshotFile(
-  /** The snapshots folder, the folders in it this read found not to be links, and where stats go. */
-  store: { dir: string; checked: Set<string>; stamps: Map<string, FileStamp> | undefined },
+  /** The snapshots folder, and the folders in it this read found not to be links. */
+  store: { dir: string; checked: Set<string> },
   file: string,
   shown: string,
   name: string,
@@ -191,8 +190,7 @@ function readSnapshotFile(
   try {
     // Synchronous on purpose: for thousands of small files one read each on this thread costs far
     // less than promise reads hopping through the thread pool (docs/performance.md).
-    const stamps = store.stamps;
-    text = readStoreFileSync(store.dir, file, store.checked, stamps && ((stats) => stamps.set(name, toFileStamp(stats)))); // never through a link
+    text = readStoreFileSync(store.dir, file, store.checked); // never through a link
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new LockfileError(
@@ -209,22 +207,28 @@ function readSnapshotFile(
 }
 
 export interface ReadLockedPromptsOptions {
-  /** The lockfile's text when the caller has read it already. */
-  lockfileText?: string;
   /** Receives the names whose snapshot does not match its lockfile integrity (edited by hand). */
   mismatched?: string[];
   /** Reuse of the previous read's snapshots (watch). */
   cache?: SnapshotCache;
-  /**
-   * Receives each snapshot's stat by package name, taken on the open file before it is read
-   * (generate's record of the store, store/module-file.ts); only for snapshots read, not reused.
-   */
-  stamps?: Map<string, FileStamp>;
+}
+
+/** The lockfile's text; a missing lockfile is a `LockfileError` that says how to create one. */
+async function readLockfileText(lockfilePath: string): Promise<string> {
+  const bytes = await readIfExists(lockfilePath, null).catch((error: unknown) => {
+    throw new LockfileError(`Cannot read lockfile ${displayPath(lockfilePath)}: ${(error as Error).message}`, { cause: error });
+  });
+  if (bytes === undefined) {
+    throw new LockfileError(`Lockfile ${displayPath(lockfilePath)} not found.`, {
+      hint: 'Run `promptlock sync` to create it (this needs the API key once), and commit it with the snapshots.',
+    });
+  }
+  return bytes.toString('utf8');
 }
 
 /** Decodes the lockfile text and reads each snapshot it lists, in lockfile order. */
 export async function readLockedPrompts(location: StoreLocation, options: ReadLockedPromptsOptions = {}): Promise<LockedPrompt[]> {
-  const text = options.lockfileText ?? (await readLockfileText(location.lockfilePath));
+  const text = await readLockfileText(location.lockfilePath);
   // A conflicted lockfile is not resolved here (generate writes only the module): the error says to run `promptlock sync`.
   const cached = options.cache?.lockfile;
   const lockfile: Lockfile = cached?.text === text ? cached.decoded : decodeUnconflictedLockfile(text, displayPath(location.lockfilePath));
@@ -232,19 +236,16 @@ export async function readLockedPrompts(location: StoreLocation, options: ReadLo
   const names = Object.keys(lockfile.prompts);
   const out: LockedPrompt[] = [];
   const problems: string[] = [];
-  // Shown paths are derived from one computed for the folder: path.relative per file adds up.
-  const shownDir = displayPath(location.snapshotsDir);
   const thisRead = options.cache ? new Map<string, CachedSnapshot>() : undefined;
-  const store = { dir: location.snapshotsDir, checked: new Set<string>(), stamps: options.stamps };
+  const store = { dir: location.snapshotsDir, checked: new Set<string>() };
   for (const name of names) {
     try {
       const file = snapshotPath(location.snapshotsDir, name);
-      const shown = shownDir + file.slice(location.snapshotsDir.length);
       const entry = lockfile.prompts[name]!;
       const { prompt, matches } = readSnapshotFile(
         store,
         file,
-        shown,
+        displayPath(file),
         name,
         options.cache?.previous,
         thisRead,

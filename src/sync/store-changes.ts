@@ -67,7 +67,7 @@ export interface PlanInput {
   previous: Lockfile;
   next: Lockfile;
   /** The module's files (a `.js` output's `.d.ts` too). */
-  moduleFiles: ReadonlyArray<{ path: string; parts: readonly string[] }>;
+  moduleFiles: ReadonlyArray<{ path: string; content: string }>;
   /** Remove snapshots of prompts that are not in `next` (not for partial syncs). */
   prune: boolean;
 }
@@ -107,6 +107,6 @@ export async function planStoreChanges(input: PlanInput): Promise<StoreChange[]>
     }
   }
   changes.push({ kind: 'write', path: input.lockfilePath, content: encodeLockfile(input.next) });
-  for (const file of input.moduleFiles) changes.push({ kind: 'write', path: file.path, content: file.parts });
+  for (const file of input.moduleFiles) changes.push({ kind: 'write', path: file.path, content: file.content });
   return changes;
 }

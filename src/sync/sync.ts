@@ -6,7 +6,7 @@
  * journal at once and released (docs/architecture.md, "Atomic commit"); after the last fetch only
  * the deletes, the lockfile and the module are added before the commit point.
  */
-import { generateModuleParts } from '../codegen/index.js';
+import { generateModuleFiles } from '../codegen/index.js';
 import { type ExportRename, exportNames, recordExportNames } from '../codegen/naming.js';
 import { requestedEntries } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
@@ -232,7 +232,7 @@ async function stageTail(
   after: ReadonlyMap<string, Prompt>,
   prune: boolean,
 ): Promise<string[]> {
-  const moduleFiles = generateModuleParts(
+  const moduleFiles = generateModuleFiles(
     Object.keys(resolved.next.prompts)
       .sort()
       .map((name) => ({ name, entry: resolved.next.prompts[name]!, prompt: after.get(name)! })),

@@ -12,13 +12,6 @@ export interface WatchedPaths {
   snapshotsDir: string;
 }
 
-export interface FileBatch {
-  /** The config file changed (or appeared, or went away). */
-  config: boolean;
-  /** Store files (lockfile, snapshots, context files) that changed, sorted. */
-  files: string[];
-}
-
 export interface FileWatcher {
   ready: Promise<void>;
   /** Watch other paths (after a config edit moved them). */
@@ -39,12 +32,13 @@ function isStoreFile(paths: WatchedPaths, file: string): boolean {
 
 export async function watchFiles(
   initial: WatchedPaths,
-  options: { debounceMs: number; onBatch: (batch: FileBatch) => void; onError: (error: Error) => void },
+  /** `onBatch` is told, after each quiet time, whether the config changed (or appeared, or went away); else store files did. */
+  options: { debounceMs: number; onBatch: (config: boolean) => void; onError: (error: Error) => void },
 ): Promise<FileWatcher> {
   const { watch } = await import('chokidar');
   let paths = initial;
   let timer: NodeJS.Timeout | undefined;
-  let batch: FileBatch = { config: false, files: [] };
+  let config = false;
   let closed = false;
 
   const watcher = watch(list(paths), {
@@ -55,14 +49,13 @@ export async function watchFiles(
   watcher.on('all', (_event, file) => {
     if (closed) return;
     const absolute = path.resolve(file);
-    if (absolute === paths.configPath) batch.config = true;
-    else if (isStoreFile(paths, absolute)) batch.files.push(absolute);
-    else return;
+    if (absolute === paths.configPath) config = true;
+    else if (!isStoreFile(paths, absolute)) return;
     clearTimeout(timer);
     // Editors and our own commits write several files at once: wait for quiet, then report once.
     timer = setTimeout(() => {
-      const done = { config: batch.config, files: [...new Set(batch.files)].sort() };
-      batch = { config: false, files: [] };
+      const done = config;
+      config = false;
       options.onBatch(done);
     }, options.debounceMs);
   });

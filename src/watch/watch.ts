@@ -26,9 +26,8 @@ import {
   RoundRobin,
 } from '../util/poll-budget.js';
 import { checkUpstream, type UpstreamState } from './check-upstream.js';
-import { editedSnapshots } from './edited-snapshots.js';
 import { pollClient } from './poll-client.js';
-import { type FileBatch, type WatchedPaths, watchFiles } from './watch-files.js';
+import { type WatchedPaths, watchFiles } from './watch-files.js';
 
 export interface WatchLog {
   info(message: string): void;
@@ -40,6 +39,8 @@ export interface WatchLog {
 export interface WatchOptions {
   loadConfig: () => Promise<ResolvedConfig>;
   connect: (config: ResolvedConfig) => Promise<SyncClient>;
+  /** When two configs may share one client (the client's own rule, src/api/client-options.ts): a config edit that changes it reconnects. */
+  clientKey: (config: ResolvedConfig) => string;
   log: WatchLog;
   /** Seconds between polls; default: the config's `watchInterval`. */
   intervalSeconds?: number;
@@ -108,6 +109,8 @@ class Watcher {
   private readonly refused = new Set<string>();
   /** What one regeneration keeps for the next: unchanged snapshots are neither decoded nor compiled again. */
   private readonly reuse = createGenerateCache();
+  /** Snapshots the last regeneration found edited by hand: each is warned of once, when it becomes so. */
+  private mismatched = new Set<string>();
   private service: { client: SyncClient; key: string } | undefined;
   private files: Awaited<ReturnType<typeof watchFiles>> | undefined;
   private closed = false;
@@ -128,9 +131,9 @@ class Watcher {
   async start(): Promise<WatchHandle> {
     this.files = await watchFiles(pathsOf(this.config), {
       debounceMs: this.options.debounceMs ?? 25,
-      onBatch: (batch: FileBatch) => {
-        if (batch.config) void this.enqueue('config reload', () => this.reloadConfig());
-        else void this.enqueue('regenerate', () => this.regenerate(batch.files));
+      onBatch: (config) => {
+        if (config) void this.enqueue('config reload', () => this.reloadConfig());
+        else void this.enqueue('regenerate', () => this.regenerate());
       },
       onError: (error) => this.log.warn(`Watching files failed: ${error.message}`),
     });
@@ -138,7 +141,7 @@ class Watcher {
     const ready = (async () => {
       await files.ready;
       await this.enqueue('poll', () => this.poll());
-      await this.enqueue('regenerate', () => this.regenerate([]));
+      await this.enqueue('regenerate', () => this.regenerate());
       this.schedule();
     })();
     return { ready, stats: this.stats, close: () => this.close() };
@@ -151,7 +154,7 @@ class Watcher {
   /** One pool for the watcher's whole life, replaced only when a config edit changes the connection. */
   private async connection(): Promise<SyncClient> {
     const { config } = this;
-    const key = JSON.stringify([config.baseUrl, config.apiKey ?? '', config.concurrency, config.timeout, config.limits]);
+    const key = this.options.clientKey(config);
     if (this.service?.key !== key) {
       await this.service?.client.close();
       this.service = undefined;
@@ -259,24 +262,25 @@ class Watcher {
     }
   }
 
-  private async regenerate(files: readonly string[]): Promise<void> {
+  private async regenerate(): Promise<void> {
     const lock = await this.tryRunLock();
     if (!lock) {
       // Another run is writing the store; its writes bring new events, and this retry covers the rest.
       clearTimeout(this.busyTimer);
-      this.busyTimer = setTimeout(() => void this.enqueue('regenerate', () => this.regenerate(files)), BUSY_RETRY_MS);
+      this.busyTimer = setTimeout(() => void this.enqueue('regenerate', () => this.regenerate()), BUSY_RETRY_MS);
       return;
     }
     const { config } = this;
     try {
-      const result = await generate({ ...generateOptionsFor(config), force: true, cache: this.reuse });
+      const result = await generate({ ...generateOptionsFor(config), cache: this.reuse });
       this.stats.generates++;
       if (result.written) {
         this.log.success(
           `Regenerated ${path.relative(config.rootDir, result.outputPath) || result.outputPath} (${pluralise(result.count, 'prompt')})`,
         );
       }
-      for (const name of await editedSnapshots(config, files)) this.log.warn(mismatchWarning(name));
+      for (const name of result.mismatched) if (!this.mismatched.has(name)) this.log.warn(mismatchWarning(name));
+      this.mismatched = new Set(result.mismatched);
     } finally {
       await lock.release();
     }
@@ -295,7 +299,7 @@ class Watcher {
     this.upstream.listing = undefined; // the config may ask for other workspaces: list again
     this.log.info(this.polling ? 'Config changed: syncing what it asks for.' : 'Config changed: regenerating.');
     await this.poll();
-    await this.regenerate([]);
+    await this.regenerate();
   }
 
   private schedule(): void {

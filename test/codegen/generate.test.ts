@@ -5,11 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { generateModule } from '../../src/codegen/index.js';
-import { optionsKey } from '../../src/codegen/module-format.js';
-import { runtimeSource } from '../../src/codegen/runtime-source.js';
 import { LockfileError } from '../../src/errors.js';
-import { stampsDigest } from '../../src/store/module-file.js';
-import { snapshotPath } from '../../src/store/paths.js';
 import { generate, renderModuleFromStore } from '../../src/sync/generate.js';
 import { memoryIO } from '../helpers/memory-io.js';
 import { codegenPrompt, tempDir, writeStore } from './helpers.js';
@@ -57,41 +53,11 @@ describe('generate', () => {
     expect(await readFile(outputPath, 'utf8')).toBe(generateModule(PROMPTS));
     const { mtimeMs } = await stat(outputPath);
     expect(await generate({ ...store, outputPath })).toEqual({ outputPath, written: false, count: 2, mismatched: [] });
-    expect(await generate({ ...store, outputPath, force: true })).toEqual({ outputPath, written: false, count: 2, mismatched: [] });
     expect((await stat(outputPath)).mtimeMs).toBe(mtimeMs);
     expect((await readdir(path.dirname(outputPath))).sort()).toEqual(['prompts.ts']);
   });
 
-  it('records, where no module was, the stamps its reads took: the same record a check by stat makes', async () => {
-    const record = path.join(dir, '.promptlock', 'generate.stamp');
-    expect((await generate({ ...store, outputPath })).written).toBe(true);
-    const fromReads = await readFile(record, 'utf8');
-    await rm(record);
-    expect((await generate({ ...store, outputPath })).written).toBe(false);
-    expect(await readFile(record, 'utf8')).toBe(fromReads);
-  });
-
-  it("rebuilds a module an older generator wrote, even under that generator's up-to-date record", async () => {
-    await generate({ ...store, outputPath });
-    const current = await readFile(outputPath, 'utf8');
-    // What an older promptlock leaves: its own module text, and a record of the stamps it found,
-    // keyed as that version keyed it (the inputs and paths, not the generator's revision).
-    const older = current.replace(/ \((@acme\/[^)]*)\)/g, ' · $1');
-    expect(older).not.toBe(current);
-    await writeFile(outputPath, older);
-    const moduleFiles = [outputPath];
-    const keyed = stampsDigest(
-      `${runtimeSource() + optionsKey({ outputPath })}\n${store.lockfilePath}\n${store.snapshotsDir}\n${outputPath}`,
-      [store.lockfilePath],
-    );
-    const snapshots = PROMPTS.map(({ name }) => snapshotPath(store.snapshotsDir, name)).sort();
-    const record = stampsDigest(stampsDigest(keyed, snapshots), moduleFiles);
-    await writeFile(path.join(dir, '.promptlock', 'generate.stamp'), `promptlock-generate-stamp 1 ${record}\n`);
-    expect((await generate({ ...store, outputPath })).written).toBe(true);
-    expect(await readFile(outputPath, 'utf8')).toBe(current);
-  });
-
-  it('is up to date with a CRLF lockfile, and notices a deleted snapshot without --force', async () => {
+  it('is up to date with a CRLF lockfile, and notices a deleted snapshot', async () => {
     await generate({ ...store, outputPath });
     const lockfile = await readFile(store.lockfilePath, 'utf8');
     await writeFile(store.lockfilePath, lockfile.replace(/\n/g, '\r\n'));
@@ -106,7 +72,7 @@ describe('generate', () => {
     const edited = JSON.parse(await readFile(file, 'utf8'));
     edited.title = 'Edited by hand';
     await writeFile(file, JSON.stringify(edited, null, 2));
-    const result = await generate({ ...store, outputPath, force: true });
+    const result = await generate({ ...store, outputPath });
     expect(result).toMatchObject({ written: true, mismatched: ['@acme/welcome'] });
     expect(await readFile(outputPath, 'utf8')).toContain('Edited by hand');
   });
@@ -115,7 +81,7 @@ describe('generate', () => {
     const file = path.join(store.snapshotsDir, 'acme', 'welcome.json');
     const text = await readFile(file, 'utf8');
     await writeFile(file, JSON.stringify(JSON.parse(text), null, 4).replace(/\n/g, '\r\n'));
-    expect((await generate({ ...store, outputPath, force: true })).mismatched).toEqual([]);
+    expect((await generate({ ...store, outputPath })).mismatched).toEqual([]);
   });
 
   it('rebuilds when the lockfile changes', async () => {
@@ -126,9 +92,10 @@ describe('generate', () => {
     expect(await readFile(outputPath, 'utf8')).toBe(generateModule(changed));
   });
 
-  it('rewrites a module whose banner does not match, even with identical inputs', async () => {
+  it('rewrites a module edited by hand, even with identical inputs', async () => {
     await generate({ ...store, outputPath });
-    await writeFile(outputPath, '// hand-edited\n');
+    const text = await readFile(outputPath, 'utf8');
+    await writeFile(outputPath, text.replace('Welcome!', 'Welcome, edited!'));
     expect(await generate({ ...store, outputPath })).toMatchObject({ written: true });
     expect(await readFile(outputPath, 'utf8')).toBe(generateModule(PROMPTS));
   });

@@ -53,11 +53,9 @@ const service = hostileService((req, res, self) => {
   }
 });
 
-/** What a run left in the work folder: not its .gitignore, nor generate's record of an up-to-date store. */
+/** What a run left in the work folder, but its .gitignore. */
 const workFiles = async (dir: string) =>
-  (await readdir(path.join(dir, '.promptlock')).catch(() => [] as string[])).filter(
-    (name) => name !== '.gitignore' && name !== 'generate.stamp',
-  );
+  (await readdir(path.join(dir, '.promptlock')).catch(() => [] as string[])).filter((name) => name !== '.gitignore');
 
 describe('a context file moved into place by the journal', () => {
   let url: string;

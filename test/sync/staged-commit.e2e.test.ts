@@ -1,15 +1,15 @@
 /**
  * A sync stages each prompt into its pending journal as it is fetched (src/sync/sync.ts): a kill
  * while it fetches leaves the previous files, the next run discards the pending journal and
- * completes; unchanged files are never staged; a new file's early copy (src/store/early-copies.ts)
- * never outlives its run; a dry run stages nothing.
+ * completes; unchanged files are never staged; a first sync killed on either side of its commit
+ * point leaves no snapshot or all of them; a dry run stages nothing.
  */
 import { cp, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runBuiltCli, runCliInProcess } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { removeDir, storeTree } from '../helpers/project.js';
 import { generatedPrompt, writeServedFolder } from '../helpers/served-folder.js';
@@ -118,29 +118,15 @@ describe('staging as prompts arrive', () => {
     expect(await txFiles(dir)).toEqual([]);
   });
 
-  it('a first sync writes each new snapshot early, beside its journal: killed before the commit point, no snapshot exists and the next run removes the copies', async () => {
+  it('a first sync killed just before its commit point leaves no snapshot; killed after it, generate finishes it and removes the journal', async () => {
     const dir = await project({ baseUrl: server.url, concurrency: 2 });
-    const killed = await runBuiltCli(['sync'], { cwd: dir, env: { ...env, PROMPTLOCK_FAILPOINT: 'journal-synced' } });
-    expect(killed.signal).toBe('SIGKILL');
-    const left = (await txFiles(dir)).map((name) => name.replace(/^tx-[^.]+/, 'tx').replace(/\.\d+\.staged$/, '.N.staged'));
-    expect(left).toContain('tx.N.staged');
-    expect(left).toContain('tx.pending');
+    const before = await runBuiltCli(['sync'], { cwd: dir, env: { ...env, PROMPTLOCK_FAILPOINT: 'journal-synced' } });
+    expect(before.signal).toBe('SIGKILL');
+    expect((await txFiles(dir)).map((name) => name.replace(/^tx-[^.]+/, 'tx'))).toEqual(['tx.pending']);
     expect(Object.keys(await storeTree(dir)).filter((file) => file.startsWith('prompts/'))).toEqual([]);
-    const next = await runBuiltCli(['sync'], { cwd: dir, env });
-    expect(next.code, next.stderr).toBe(0);
-    expect(await storeTree(dir)).toEqual(treeA);
-    expect(await txFiles(dir)).toEqual([]);
-  });
-
-  it('a first sync killed after its commit point: the replay writes the journal, not the copies, and leaves none of them', async () => {
-    const dir = await project({ baseUrl: server.url, concurrency: 2 });
-    const killed = await runBuiltCli(['sync'], { cwd: dir, env: { ...env, PROMPTLOCK_FAILPOINT_APPLY: '5' } });
-    expect(killed.signal).toBe('SIGKILL');
-    const copies = (await txFiles(dir)).filter((name) => name.endsWith('.staged'));
-    expect(copies.length).toBeGreaterThan(0);
-    // Never trusted after a crash (they are not fsynced): a copy damaged meanwhile changes nothing.
-    for (const name of copies) await writeFile(path.join(dir, '.promptlock', name), 'damaged');
-    const generate = await runBuiltCli(['generate'], { cwd: dir, env: {} });
+    const after = await runBuiltCli(['sync'], { cwd: dir, env: { ...env, PROMPTLOCK_FAILPOINT_APPLY: '5' } });
+    expect(after.signal).toBe('SIGKILL');
+    const generate = await runCliInProcess(['generate'], { cwd: dir, env: {} });
     expect(generate.code, generate.stderr).toBe(0);
     expect(generate.stderr).toContain('Completed the writes of an interrupted sync first.');
     expect(await storeTree(dir)).toEqual(treeA);

@@ -4,6 +4,7 @@
  * checked about every 20 s, and the notice says what to change.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { clientKey } from '../../src/api/client-options.js';
 import { createClient } from '../../src/api/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
@@ -37,6 +38,7 @@ async function watching(prompts: number, intervalSeconds: number, lines: string[
   handle = await startWatch({
     loadConfig: load,
     connect,
+    clientKey,
     log: { info: keep, success: keep, warn: keep },
     intervalSeconds,
     limitPerMinute: 1000,

@@ -5,6 +5,7 @@
  * allows for that many polls and for one minute.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { clientKey } from '../../src/api/client-options.js';
 import { createClient } from '../../src/api/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import type { ResolvedConfig } from '../../src/config/types.js';
@@ -71,6 +72,7 @@ async function watchFor(polls: number, intervalSeconds: number, limitPerMinute: 
   const handle = await startWatch({
     loadConfig: load,
     connect: (config) => recordingClient(config, asked),
+    clientKey,
     log: { info: () => {}, success: () => {}, warn: (message) => expect.fail(`watch warned: ${message}`) },
     intervalSeconds,
     limitPerMinute,

@@ -5,11 +5,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { createClient } from '../../src/api/index.js';
-import { loadConfig } from '../../src/config/index.js';
+import { sync, watch } from '../../src/library.js';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
-import { sync } from '../../src/sync/sync.js';
-import { startWatch, type WatchHandle } from '../../src/watch/watch.js';
+import type { WatchHandle } from '../../src/watch/watch.js';
 import { disposables } from '../helpers/disposables.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
@@ -21,19 +19,15 @@ it('skips the refused version, keeps the locked one, and warns once', async () =
   const served = await folder({ 'ws/good/v1.md': 'Good {{name}}', 'ws/flaky/v1.md': 'Flaky {{count:number}}' });
   const server = await serve({ dir: served });
   const dir = await project({ baseUrl: server.url, prompts: ['@ws/*'] });
-  const load = () => loadConfig({ cwd: dir, env: { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY } });
-  const config = await load();
-  const connect = async (c: typeof config) => createClient({ baseUrl: c.baseUrl, apiKey: c.apiKey });
-  await sync({ config, connect: () => connect(config) });
+  const where = { cwd: dir, env: { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY } };
+  await sync(where);
   const lockBefore = await readFile(path.join(dir, 'prompts.lock.json'), 'utf8');
 
   await writeFile(path.join(served, 'ws/flaky/v2.md'), '{{count:number}} and {{count:string}}');
   await server.reload();
   const warnings: string[] = [];
   const ignore = () => {};
-  handle = await startWatch({
-    loadConfig: load,
-    connect,
+  handle = await watch(where, {
     log: { info: ignore, success: ignore, warn: (message) => void warnings.push(message) },
     intervalSeconds: 0.2,
     limitPerMinute: 1000,

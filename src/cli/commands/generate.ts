@@ -49,7 +49,7 @@ export function registerGenerate(program: Command, runtime: CliRuntime): void {
   program
     .command('generate')
     .description('build the typed module from the lockfile and snapshots (no network, no API key)')
-    .option('--force', 'rebuild even when up to date (never needed: an edited lockfile, snapshot or module is always noticed)')
+    .option('--force', 'accepted and changes nothing: generate always builds the module and writes it when it differs')
     .option('-r, --recursive', 'generate in every app of the workspace (npm/yarn workspaces, pnpm-workspace.yaml); reports per app')
     .action(action(runtime, runGenerate));
 }
