@@ -90,6 +90,11 @@ export interface RunLock {
   release(): Promise<void>;
 }
 
+/** Another run, alive, holds the project's run lock: watch waits for it and regenerates after. */
+export class RunLockHeldError extends PromptlockError {
+  override name = 'RunLockHeldError';
+}
+
 export interface RunLockOptions {
   /** How often the holder refreshes the lock (default 10 s); tests make it short. */
   heartbeatMs?: number;
@@ -161,7 +166,7 @@ export async function acquireRunLock(rootDir: string, command: string, options: 
           await pause(50);
           continue;
         }
-        throw new PromptlockError(
+        throw new RunLockHeldError(
           `Another promptlock ${owner.command} is running in this project (pid ${owner.pid}${owner.host === me.host ? '' : ` on ${owner.host}`}, started ${owner.startedAt}).`,
           {
             hint:

@@ -14,6 +14,7 @@ import type { MergeDecision } from '../store/lockfile-merge.js';
 import type { StagedFile, Stager } from '../store/staged-file.js';
 import type { ContextDownload, Prompt, PromptSummary } from '../types.js';
 import type { BreakingChange } from './breaking-change.js';
+import type { AppTypecheck } from './compile-errors.js';
 import type { ConflictResolution } from './merge-resolution.js';
 import type { PlaceholderNote } from './placeholder-notes.js';
 
@@ -203,6 +204,22 @@ export interface SyncResult extends LockChanges {
   resolvedConflict?: ConflictResolution;
   /** Files of the module that held git conflict markers and were rewritten from lockfile and snapshots. */
   conflictedModule?: string[];
+  /** The app's type-check after a breaking change (`typecheck`, `sync --typecheck`). */
+  typecheck?: AppTypecheck;
+  /** The pull-request body of what this sync changed (`report`, `sync --report`). */
+  report?: PullRequestReport;
+}
+
+/** The pull-request report of one sync (src/sync/pull-request-report.ts). */
+export interface PullRequestReport {
+  /** `Update 3 prompts (1 breaking)`: the pull request's title and its commit message; empty when nothing changed. */
+  title: string;
+  /** The markdown body; empty when nothing changed. */
+  body: string;
+  /** Names of the prompts whose generated function breaks its callers. */
+  breaking: string[];
+  /** Names of every added, changed or removed prompt. */
+  changed: string[];
 }
 
 /** One finding of `check`: what is wrong (`code`), about what, in words, and how to fix it. */
