@@ -256,7 +256,9 @@ describe.runIf(BUILT)('the update job, run from the file in a fresh clone', () =
     expect(body).toContain('_Timestamps changed:_ `metadata.createdAt`');
     expect(body).toContain('### Skipped');
     expect(body).toMatch(/^- `@acme\/flaky` \(`content` line 2\): `Variable "count" has conflicting type hints/m);
-    expect(body).toContain('- `@acme/welcome`: 2 placeholders kept as text: `{{#if vip}}` (`content` line 1), `{{/if}}` (`content` line 1)');
+    expect(body).toContain(
+      '- `@acme/welcome`: 2 placeholders kept as text: `{{#if vip}}` (`content` line 1), `{{/if}}` (`content` line 1)',
+    );
     if (process.env.UPDATE_GOLDEN) await writeFile(EXAMPLE, body);
     expect(body).toBe(await readFile(EXAMPLE, 'utf8'));
 
