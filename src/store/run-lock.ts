@@ -112,6 +112,7 @@ function heartbeat(file: string, every: number): () => void {
 
 /**
  * Takes the project's run lock (`.promptlock/run.lock`) so two runs never write the store at once.
+ * Our own rather than a library's: docs/architecture.md ("One run writes at a time") says why.
  * The lock is written whole to a private file and then hard-linked into place: `link` fails when
  * the name exists, so exactly one of any number of racing runs gets it, and nobody ever reads a
  * half-written lock. The holder refreshes the lock's modification time every few seconds (its
