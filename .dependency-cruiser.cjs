@@ -25,6 +25,7 @@ const LAYERS = {
   plugin: '^src/plugin/',
   server: '^src/server/',
   live: '^src/live/',
+  integrations: '^src/integrations/',
   index: '^src/index\\.ts$',
   cli: '^src/cli/',
 };
@@ -47,6 +48,7 @@ const ALLOWED = {
   plugin: [['root', 'sync', 'watch', 'library'], 'the bundler plugin: through the front door'],
   server: [['root', 'util', 'template', 'types', 'store'], 'the local service stands apart: store formats only (rule apart-from-the-store)'],
   live: [['root', 'util', 'template', 'types', 'config', 'store', 'api'], 'runs in applications: none of the build-time machinery'],
+  integrations: [[], 'promptlock/messages and promptlock/otel go into apps\' bundles (browsers too): nothing of ours, no Node import'],
   index: [['root', 'types', 'config', 'library', 'server', 'sync'], 'the package root: the public surface only'],
   cli: [
     ['root', 'util', 'config', 'store', 'sync', 'workspace', 'library', 'init', 'server'],
@@ -80,6 +82,15 @@ module.exports = {
       severity: 'error',
       from: { path: LAYERS.codegen },
       to: { path: LAYERS.store, pathNot: STORE_FORMATS },
+    },
+    {
+      name: 'integrations-stand-alone',
+      comment:
+        'promptlock/messages and promptlock/otel are bundled into apps, browsers and edge runtimes included: no Node built-in ' +
+        'and no package (the OpenTelemetry API is loaded at run time, only where Node has it: docs/traces.md).',
+      severity: 'error',
+      from: { path: LAYERS.integrations },
+      to: { dependencyTypesNot: ['local'] },
     },
     {
       name: 'apart-from-the-store',
