@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import type { ClientEvent } from './api/index.js';
 import type { ConfigConflictResolution } from './config/edit/resolve-conflict.js';
 import type { ResolvedConfig } from './config/types.js';
+import type { WhichResult } from './history/which.js';
 import { basePackageName, parsePackageName } from './package-name.js';
 import type { PromptDiff } from './sync/diff-prompts.js';
 import type { GenerateCache, GenerateResult } from './sync/generate.js';
@@ -279,6 +280,16 @@ export async function diff(options: DiffOptions = {}, caller: Caller = {}): Prom
   const result = await run({ config, connect, dryRun: true, ...(names.length ? { names } : {}) });
   const changes = diffPrompts(result.before, result.after, diffNameFilter(names));
   return { changes, text: formatDiffText(changes), markdown: formatDiffMarkdown(changes) };
+}
+
+/**
+ * `promptlock which`: the commits whose lockfile holds the reviewed text a trace names (its
+ * integrity, or a prompt and version), and the pull request's body that locked it (docs/traces.md).
+ */
+export async function which(query: string, options: ProjectOptions = {}, caller: Caller = {}): Promise<WhichResult> {
+  const config = caller.config ?? (await loadProject(options, caller));
+  const { whichCommits } = await import('./history/which.js');
+  return whichCommits(query, { lockfilePath: config.lockfilePath });
 }
 
 /** What `watch` takes besides the project: see WatchOptions (src/watch/watch.ts). */

@@ -9,6 +9,7 @@ import { registerInit } from './commands/init.js';
 import { registerServe } from './commands/serve.js';
 import { registerSync } from './commands/sync.js';
 import { registerWatch } from './commands/watch.js';
+import { registerWhich } from './commands/which.js';
 import type { CliIO } from './context.js';
 import { jsonFailure } from './format-error.js';
 
@@ -48,6 +49,10 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   add: ['promptlock add @acme/support-reply  # add to the config and sync it', 'promptlock add @acme/onboarding:v3 --no-sync'],
   remove: ['promptlock remove @acme/onboarding', 'promptlock remove @acme/onboarding --no-sync'],
+  which: [
+    'promptlock which sha256-vQxTfm31…=            # the commits that locked this text, and its pull request',
+    'promptlock which @acme/support-reply@v4      # by the name and version a trace carries',
+  ],
   serve: [
     "promptlock serve --dir prompts --port 0          # serve a synced project's snapshots",
     'promptlock serve --dir examples/workspace --key acme=sk_test_…   # a key for one workspace',
@@ -82,6 +87,7 @@ function buildProgram(runtime: CliRuntime): Command {
     registerAdd,
     registerRemove,
     registerServe,
+    registerWhich,
   ]) {
     register(program, runtime);
   }
