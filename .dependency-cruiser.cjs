@@ -21,6 +21,7 @@ const LAYERS = {
   watch: '^src/watch/',
   workspace: '^src/workspace/',
   history: '^src/history/',
+  mcp: '^src/mcp/',
   library: '^src/library\\.ts$',
   init: '^src/init/',
   plugin: '^src/plugin/',
@@ -45,8 +46,9 @@ const ALLOWED = {
   watch: [['root', 'util', 'types', 'config', 'store', 'sync'], 'file watching and polling'],
   workspace: [['root', 'util', 'types', 'config', 'api', 'sync'], 'every app of a monorepo over one shared client'],
   history: [['root', 'util', 'sync'], 'the lockfile\'s history in git (promptlock which): git log and cat-file, read only'],
+  mcp: [['root', 'util', 'template', 'types', 'config', 'store', 'watch'], 'promptlock mcp: the locked prompts to MCP clients, following the store'],
   library: [
-    ['root', 'types', 'config', 'store', 'codegen', 'api', 'sync', 'watch', 'workspace', 'history'],
+    ['root', 'types', 'config', 'store', 'codegen', 'api', 'sync', 'watch', 'workspace', 'history', 'mcp'],
     'the front door: wires config, client and recovery for the CLI, the plugin and watch',
   ],
   init: [['root', 'util', 'config'], 'the starter config, package scripts, CI files'],

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { WhichResult } from '../../history/which.js';
+import type { WhichResult } from '../../library.js';
 import { terminalText } from '../../terminal-text.js';
 import { action, type CliRuntime } from '../action.js';
 import type { CommandContext } from '../context.js';
