@@ -30,6 +30,8 @@ export interface PromptState {
   /** Variables of the generated function, in its order, with their types. */
   committed: Map<string, VariableType>;
   snapshotVersion: string;
+  /** The lockfile's integrity of the reviewed text: a live version's provenance names it (docs/traces.md). */
+  integrity: string;
   live: LiveVersion | undefined;
   source: LiveSource;
   reason: string;
@@ -102,6 +104,13 @@ export function render(state: PromptState, args: unknown[]): unknown {
     systemPrompt: live.systemPrompt && renderTemplate(live.systemPrompt, values),
     content: renderTemplate(live.content, values),
     critiquePrompt: live.critiquePrompt && renderTemplate(live.critiquePrompt, values),
+    provenance: {
+      name: state.name,
+      version: live.version,
+      integrity: state.integrity,
+      source: 'live',
+      reviewedVersion: state.snapshotVersion,
+    },
   };
 }
 
@@ -170,6 +179,7 @@ export function setUpPrompt(name: string, fn: AnyPrompt, lockfile: Lockfile, dra
     follow: notFollowed === undefined,
     committed: new Map((entry?.variables ?? []).map((v) => [v.name, v.type])),
     snapshotVersion,
+    integrity: entry?.integrity ?? '',
     live: undefined,
     source: 'snapshot',
     reason: notFollowed ? `committed snapshot ${snapshotVersion}: ${notFollowed}` : `committed snapshot ${snapshotVersion}: not asked yet`,
