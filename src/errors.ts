@@ -19,6 +19,12 @@ export class PromptlockError extends Error {
   }
 }
 
+/**
+ * The exit code of a sync that landed with a prompt refused and skipped (README, "Commands"): not
+ * 0, so CI notices; not 1, which says nothing was written.
+ */
+export const SKIPPED_EXIT_CODE = 3;
+
 /** A bad config file or option value, or a bad command line. Exit code 2. */
 export class ConfigError extends PromptlockError {
   override name = 'ConfigError';
@@ -42,6 +48,27 @@ export class ServiceError extends PromptlockError {
     this.status = options.status;
     this.code = options.code;
     this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/**
+ * A prompt the service answered that promptlock refuses to lock: a field breaks its grammar or the
+ * prompt passes a limit. Names the field, so a sync of a glob can skip the prompt and say where
+ * (README, "Placeholders"); the code stays `invalid_response`.
+ */
+export class RefusedPromptError extends ServiceError {
+  override name = 'RefusedPromptError';
+  /** The field refused (`version`, `content`, `(whole prompt)`…). */
+  readonly field: string;
+  /** Why, without the prompt's name: `field "content" is 2000001 bytes, over the limit of …`. */
+  readonly reason: string;
+  /** What to do about it, said of the prompt alone (the hint adds that nothing was written). */
+  readonly fix: string;
+  constructor(message: string, options: { hint: string; field: string; reason: string; fix: string }) {
+    super(message, { hint: options.hint, code: 'invalid_response' });
+    this.field = options.field;
+    this.reason = options.reason;
+    this.fix = options.fix;
   }
 }
 

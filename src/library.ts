@@ -279,7 +279,7 @@ export async function diff(options: DiffOptions = {}, caller: Caller = {}): Prom
   ]);
   const names = options.names ?? [];
   const result = await run({ config, connect, dryRun: true, ...(names.length ? { names } : {}) });
-  const changes = diffPrompts(result.before, result.after, diffNameFilter(names));
+  const changes = diffPrompts(result.before, result.after, diffNameFilter(names), result.breaking);
   return { changes, text: formatDiffText(changes), markdown: formatDiffMarkdown(changes) };
 }
 

@@ -12,7 +12,7 @@
 import { DEFAULT_LIMITS, describeLimit, type LimitName, type Limits } from './limits.js';
 import { isSlug, parseAnsweredName } from './package-name.js';
 import { maskKey } from './secrets.js';
-import { parseTemplate } from './template/index.js';
+import { parseTemplate, variableNameRule } from './template/index.js';
 import { type Prompt, TEXT_FIELDS } from './types.js';
 import { describeValue } from './util/describe-value.js';
 
@@ -30,18 +30,13 @@ export function isContextItemId(id: string): boolean {
 }
 
 /**
- * Why a variable name cannot be used, or undefined when it can. The template grammar (a name is
- * anything but `{`, `}` and `:`, without `//`, trimmed) plus one rule: `__proto__` cannot be passed
- * in an object literal (it sets the prototype instead), so a prompt using it is refused.
+ * Why a variable name recorded in a lockfile cannot be used, or undefined when it can: the rule
+ * every reading of placeholders keeps (src/template/grammar.ts), since the name reaches generated
+ * code as a property key and a runtime lookup.
  */
 export function variableNameProblem(name: string): string | undefined {
-  if (name === '__proto__') {
-    return 'the variable name "__proto__" cannot be passed in a JavaScript object literal (it sets the prototype); rename the variable';
-  }
-  if (name.length === 0 || name.length > 256 || /[{}:]/.test(name) || name.includes('//') || name.trim() !== name) {
-    return `${describeValue(name)} is not a variable name (1 to 256 characters, no "{", "}", ":" or "//", no surrounding spaces)`;
-  }
-  return undefined;
+  const rule = variableNameRule(name);
+  return rule === undefined ? undefined : `${describeValue(name)} is not a variable name: ${rule}`;
 }
 
 /** A prompt that fails the grammar or a limit: which field, and why. */
@@ -214,7 +209,11 @@ function fieldsProblem(record: Record<string, unknown>, shapeOnly: boolean): Pro
   );
 }
 
-/** The size in bytes and the number of placeholders, with each placeholder's name. */
+/**
+ * The size in bytes and the number of placeholders. Which placeholders are variables, and so which
+ * names must be usable ones, depends on how the prompt is read (the config's `placeholders`):
+ * that is checked where the variables are listed (src/template/list-variables.ts).
+ */
 function sizeProblem(record: Record<string, unknown>, limits: Readonly<Limits>): PromptProblem | undefined {
   const bytes = Buffer.byteLength(JSON.stringify(record));
   if (bytes > limits.promptBytes) {
@@ -237,8 +236,6 @@ function sizeProblem(record: Record<string, unknown>, limits: Readonly<Limits>):
           limit: 'placeholders',
         };
       }
-      const problem = variableNameProblem(segment.name);
-      if (problem) return { field, message: problem };
     }
   }
   return undefined;

@@ -107,7 +107,8 @@ function buildProgram(runtime: CliRuntime): Command {
 
 /**
  * Runs the CLI with `argv` (without the node and script entries) and resolves to the exit code:
- * 0 success, 1 the operation failed, 2 usage or configuration error. Never calls `process.exit`.
+ * 0 success, 1 the operation failed, 2 usage or configuration error, 3 a sync that landed but
+ * skipped a refused prompt (README, "Placeholders"). Never calls `process.exit`.
  */
 export async function runCli(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
   const runtime: CliRuntime = { io, exitCode: 0 };

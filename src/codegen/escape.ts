@@ -77,12 +77,21 @@ function templateEscape(c: string): string {
   return unicodeEscape(c);
 }
 
+// A line of prompt text that reads like a git conflict marker (the edit formats of coding agents
+// write `<<<<<<< SEARCH`, `=======`, `>>>>>>> REPLACE`): its first character is escaped (`\<` is
+// `<` in a template literal), so every marker line of the module is one git wrote (the sync's
+// "had git conflict markers" notice, `git diff --check`). A text piece may start mid-line (after a
+// variable): escaping there too is harmless.
+const MARKER_LINE = /(^|\n)(<{7}(?= |\r|\n|$)|>{7}(?= |\r|\n|$)|\|{7}(?= |\r|\n|$)|={7}(?=\r|\n|$))/g;
+
 /**
  * The body of a template literal (without its backticks) whose value is exactly `text`: what the
  * generated module writes each prompt text with, its variables spliced in between as `${name}`.
  */
 export function templateText(text: string): string {
   // Most texts hold none of these: one plain test before the replace with its lookarounds.
-  if (!MAY_BE_TEMPLATE_UNSAFE.test(text)) return text;
-  return text.replace(TEMPLATE_UNSAFE, templateEscape);
+  const escaped = MAY_BE_TEMPLATE_UNSAFE.test(text) ? text.replace(TEMPLATE_UNSAFE, templateEscape) : text;
+  return escaped.includes('<<<<<<<') || escaped.includes('=======') || escaped.includes('>>>>>>>') || escaped.includes('|||||||')
+    ? escaped.replace(MARKER_LINE, '$1\\$2')
+    : escaped;
 }

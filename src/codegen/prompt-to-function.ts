@@ -95,11 +95,24 @@ export function localNames(variables: readonly string[]): Map<string, string> {
   return out;
 }
 
-/** A text as one template literal, each placeholder its variable's local. */
+/**
+ * A text as one template literal, each placeholder of a variable its local. A placeholder whose
+ * name is no variable of the prompt is text, written exactly as it stands (README, "Placeholders").
+ */
 function textLiteral(segments: readonly Segment[], locals: ReadonlyMap<string, string>): string {
   let out = '`';
-  for (const segment of segments) out += segment.kind === 'text' ? templateText(segment.text) : `\${${locals.get(segment.name)}}`;
-  return `${out}\``;
+  // Text is escaped a run at a time: a `$` before a `{{…}}` kept as text must see its brace.
+  let run = '';
+  for (const segment of segments) {
+    const local = segment.kind === 'placeholder' ? locals.get(segment.name) : undefined;
+    if (local === undefined) {
+      run += segment.kind === 'text' ? segment.text : segment.raw;
+      continue;
+    }
+    out += `${templateText(run)}\${${local}}`;
+    run = '';
+  }
+  return `${out}${templateText(run)}\``;
 }
 
 /** A function's source. */
@@ -126,7 +139,8 @@ export function promptToFunction(
     segments.set(label, parsed);
     return { label, text, segments: parsed };
   });
-  const variables = listVariables(texts, name);
+  // Read as the lock entry records (the config's `placeholders` when it was synced).
+  const variables = listVariables(texts, name, item.entry.placeholders);
   const doc = functionDoc(item);
   if (file === 'dts') {
     return { source: `${doc}\nexport declare function ${functionName}(${parameter(variables)}): RenderedPrompt;`, readsVariables: false };
@@ -147,7 +161,7 @@ export function promptToFunction(
       body.push(`    ${propertyKey(key)}: ${valueLiteral(value ?? null)},`);
       continue;
     }
-    for (const segment of text) if (segment.kind === 'placeholder') used.add(segment.name);
+    for (const segment of text) if (segment.kind === 'placeholder' && locals.has(segment.name)) used.add(segment.name);
     body.push(`    ${key}: ${textLiteral(text, locals)},`);
   }
   const lines = [doc, `export function ${signature} {`];

@@ -25,12 +25,31 @@ export const OPTION_ALLOWED = {
   contextFiles: 'true or false',
   timeout: 'an integer number of milliseconds from 1 to 3600000',
   limits: `an object of positive integers (${LIMIT_NAMES.join(', ')})`,
+  placeholders:
+    'an object from package names ("@workspace/package") or workspace globs ("@workspace/*") to "sdk" or { text: [placeholder names] }',
 } as const;
 
 export type OptionName = keyof typeof OPTION_ALLOWED;
 export const OPTION_NAMES = Object.keys(OPTION_ALLOWED) as OptionName[];
 
 const path = z.string().trim().min(1);
+
+/** How one prompt's placeholders are read (README, "Placeholders"): every `{{…}}` as the SDK reads them, or some names kept as text. */
+const placeholderReading = z.union([
+  z.literal('sdk'),
+  z.strictObject({
+    text: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .regex(/^[^{}]*$/),
+      )
+      .min(1),
+  }),
+]);
+/** The reading of src/template/ (`PlaceholderReading`), as the config writes it. */
+export type PlaceholderOption = z.output<typeof placeholderReading>;
 
 /**
  * The config file's schema, with the defaults documented on `UserConfig`. Strict, so a typo
@@ -73,6 +92,7 @@ export const configSchema = z.strictObject({
       ) as Record<LimitName, z.ZodDefault<z.ZodNumber>>,
     )
     .default({ ...DEFAULT_LIMITS }),
+  placeholders: z.record(z.string().regex(/^@[a-z0-9-]+\/(?:[a-z0-9-]+|\*)$/), placeholderReading.optional()).default({}),
 });
 
 export type ParsedConfig = z.output<typeof configSchema>;

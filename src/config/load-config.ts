@@ -74,6 +74,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     contextFiles: parsed.contextFiles,
     timeout: parsed.timeout,
     limits: parsed.limits,
+    placeholders: parsed.placeholders,
     apiKey: found?.key,
     ...(found ? { apiKeySource: `${found.variable} in ${projectEnv.sourceOf(found.variable)}` } : {}),
   };

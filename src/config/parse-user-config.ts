@@ -49,9 +49,23 @@ function issueMessages(issue: z.core.$ZodIssue, raw: Record<string, unknown>, wh
   );
   // The base URL check explains itself (e.g. why plain http:// is refused); others need no more.
   const reason = issue.code === 'custom' ? ` (${issue.message})` : '';
+  // A key of `placeholders` is wrong itself: it is what is shown.
+  const shown = issue.code === 'invalid_key' ? String(issue.path[issue.path.length - 1]) : value;
   return [
-    `Invalid value for option "${optionPath}" in ${where}: expected ${issue.path.length > 1 && option === 'limits' ? 'a positive integer' : OPTION_ALLOWED[option]}, got ${describeValue(value, maskKeysIn)}${reason}.`,
+    `Invalid value for option "${optionPath}" in ${where}: expected ${allowedAt(option, issue)}, got ${describeValue(shown, maskKeysIn)}${reason}.`,
   ];
+}
+
+/** What is allowed where an issue is: inside `limits` and `placeholders`, what one entry takes. */
+function allowedAt(option: OptionName, issue: z.core.$ZodIssue): string {
+  if (issue.path.length === 1) return OPTION_ALLOWED[option];
+  if (option === 'limits') return 'a positive integer';
+  if (option === 'placeholders') {
+    return issue.code === 'invalid_key'
+      ? 'a package name ("@workspace/package") or a workspace glob ("@workspace/*")'
+      : '"sdk", or { text: [placeholder names] } with at least one name';
+  }
+  return OPTION_ALLOWED[option];
 }
 
 /** The closest of `candidates` to a mistyped option name, if one is close enough to suggest. */

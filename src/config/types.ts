@@ -1,5 +1,5 @@
 import type { Limits } from '../limits.js';
-import type { OmittableField } from './config-schema.js';
+import type { OmittableField, PlaceholderOption } from './config-schema.js';
 
 /** The options of `prompts.config.ts`. Every option's JSDoc is the config reference. */
 export interface UserConfig {
@@ -65,6 +65,16 @@ export interface UserConfig {
    * @default { promptBytes: 1000000, placeholders: 2000, jsonDepth: 64, listPages: 1000, listItems: 100000, responseBytes: 16777216, contextFileBytes: 104857600, totalBytes: 100000000, totalContextFileBytes: 536870912 }
    */
   limits?: { [name in keyof Limits]?: Limits[name] | undefined } | undefined;
+  /**
+   * How the placeholders of some prompts are read, by package name (`'@acme/ui'`) or workspace
+   * glob (`'@acme/*'`; an exact name wins). By default a `{{…}}` is a variable only when the
+   * placeholder grammar says so (README, "Placeholders"), and any other renders as written. Per
+   * prompt: `{ text: ['end', 'item'] }` keeps the placeholders of those names as text too;
+   * `'sdk'` reads every `{{…}}` as a variable, as the service's SDK does. Recorded in the lockfile
+   * by `sync`.
+   * @default {}
+   */
+  placeholders?: Record<string, PlaceholderOption | undefined> | undefined;
 }
 
 /** The config after defaults, environment overrides and path resolution. Paths are absolute. */
@@ -88,6 +98,8 @@ export interface ResolvedConfig {
   timeout: number;
   /** Every limit, defaults applied. */
   limits: Limits;
+  /** How some prompts' placeholders are read, by package name or workspace glob (`readingFor`). */
+  placeholders: Record<string, PlaceholderOption | undefined>;
   /** From PROMPTLOCK_API_KEY, else BAYT_API_KEY. Never from a file. */
   apiKey: string | undefined;
   /** Where the key was read, as errors name it: `PROMPTLOCK_API_KEY in .env.local`. */

@@ -64,7 +64,7 @@ export function adopt(state: PromptState, raw: unknown, source: LiveSource, cont
     return true;
   }
   if (state.rejected === fingerprint) return true;
-  const why = incompatibility(prompt, state.committed, state.name);
+  const why = incompatibility(prompt, state.committed, state.name, state.reading);
   if (why) {
     const reason = cleanReason(why, context.apiKey);
     state.rejected = fingerprint;

@@ -5,7 +5,7 @@
  * retyped one, or texts whose hints conflict keep the last compatible version.
  */
 import { TemplateError } from '../errors.js';
-import { listVariables, type VariableType } from '../template/index.js';
+import { listVariables, type PlaceholderReading, type VariableType } from '../template/index.js';
 
 export interface LiveTexts {
   content: string;
@@ -13,8 +13,16 @@ export interface LiveTexts {
   critiquePrompt?: string | null;
 }
 
-/** Why `texts` cannot be served through a function taking `committed`, or undefined when it can. */
-export function incompatibility(texts: LiveTexts, committed: ReadonlyMap<string, VariableType>, where: string): string | undefined {
+/**
+ * Why `texts` cannot be served through a function taking `committed`, or undefined when it can.
+ * Read as the lockfile read the committed version (`reading`, README "Placeholders").
+ */
+export function incompatibility(
+  texts: LiveTexts,
+  committed: ReadonlyMap<string, VariableType>,
+  where: string,
+  reading?: PlaceholderReading,
+): string | undefined {
   let variables;
   try {
     variables = listVariables(
@@ -24,6 +32,7 @@ export function incompatibility(texts: LiveTexts, committed: ReadonlyMap<string,
         { label: 'critiquePrompt', text: texts.critiquePrompt },
       ],
       where,
+      reading,
     );
   } catch (error) {
     if (error instanceof TemplateError) return `its text does not parse: ${error.message}`;

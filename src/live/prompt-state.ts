@@ -6,7 +6,7 @@
 import { serviceText } from '../api/service-errors.js';
 import { redact } from '../secrets.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
-import { renderTemplate, type Segment, type VariableType } from '../template/index.js';
+import { type PlaceholderReading, renderTemplate, type Segment, type VariableType } from '../template/index.js';
 import type { AnyPrompt, LiveEvent, LiveSource } from './types.js';
 
 /** Longest reason kept in `status()` or sent in an event: service text can be megabytes. */
@@ -29,6 +29,8 @@ export interface PromptState {
   follow: boolean;
   /** Variables of the generated function, in its order, with their types. */
   committed: Map<string, VariableType>;
+  /** How the lockfile read its placeholders (README, "Placeholders"): a fetched version is read alike. */
+  reading: PlaceholderReading | undefined;
   snapshotVersion: string;
   /** The lockfile's integrity of the reviewed text: a live version's provenance names it (docs/traces.md). */
   integrity: string;
@@ -76,16 +78,21 @@ export function fallback(state: PromptState, reason: string, emit: (event: LiveE
   emit({ type: 'fallback', name: state.name, reason: why, version: served(state), source: state.source });
 }
 
-/** The variables of a call as the generated function reads them: an object with every name it takes. */
+/**
+ * The variables of a call as the generated function reads them: every name it takes, and only
+ * those, so a placeholder kept as text is never filled by a value it does not take.
+ */
 function checkedValues(state: PromptState, variables: unknown): Record<string, unknown> {
   if (state.committed.size === 0) return {};
   if (variables === null || typeof variables !== 'object') {
     throw new TypeError(`Prompt "${state.name}" takes its variables as an object, got ${variables === null ? 'null' : typeof variables}.`);
   }
-  const values = variables as Record<string, unknown>;
+  const given = variables as Record<string, unknown>;
+  const values: Record<string, unknown> = Object.create(null);
   for (const name of state.committed.keys()) {
-    const value = Object.hasOwn(values, name) ? values[name] : undefined;
+    const value = Object.hasOwn(given, name) ? given[name] : undefined;
     if (value === undefined) throw new TypeError(`Prompt "${state.name}" is missing variable "${name}".`);
+    values[name] = value;
   }
   return values;
 }
@@ -178,6 +185,7 @@ export function setUpPrompt(name: string, fn: AnyPrompt, lockfile: Lockfile, dra
     selector: entry?.selector ?? null,
     follow: notFollowed === undefined,
     committed: new Map((entry?.variables ?? []).map((v) => [v.name, v.type])),
+    reading: entry?.placeholders,
     snapshotVersion,
     integrity: entry?.integrity ?? '',
     live: undefined,

@@ -68,8 +68,9 @@ function readArgument(type: VariableType, text: string): { value: unknown } | { 
 }
 
 function entryOf({ name, entry, prompt }: LockedPrompt): CatalogEntry {
-  // The variables as codegen reads them (src/codegen/prompt-to-function.ts): the same texts, the same reading.
-  const variables = listVariables(promptTexts(prompt), name);
+  // The variables as codegen reads them (src/codegen/prompt-to-function.ts): the same texts, read
+  // as the lock entry records (the config's `placeholders` when it was synced).
+  const variables = listVariables(promptTexts(prompt), name, entry.placeholders);
   const about = prompt.description || prompt.title;
   return {
     listed: {

@@ -16,7 +16,7 @@ import {
   VERSION_PATTERN,
   variableNameProblem,
 } from '../prompt-grammar.js';
-import type { Variable } from '../template/index.js';
+import type { PlaceholderReading, Variable } from '../template/index.js';
 
 export const LOCKFILE_VERSION = 1;
 
@@ -41,6 +41,11 @@ export interface LockEntry {
   exportName?: string;
   /** `sha256-…` of the snapshot's canonical encoding. */
   integrity: string;
+  /**
+   * How its placeholders were read, when not by the grammar alone (the config's `placeholders`,
+   * README "Placeholders"): `generate` and `check` read the prompt as the sync that locked it did.
+   */
+  placeholders?: PlaceholderReading;
   variables: Variable[];
   /** Context files downloaded with `contextFiles: true`, by context item id. */
   files?: Record<string, LockedFile>;
@@ -82,6 +87,14 @@ const FILE_FIELDS: ReadonlyArray<[string, Check]> = [
   ['integrity', string],
 ];
 
+/** `"sdk"`, or `{ "text": [names…] }`: the reading of src/template/list-variables.ts, as the config writes it. */
+const isReading = (v: unknown): boolean =>
+  v === 'sdk' ||
+  (isRecord(v) &&
+    Object.keys(v).length === 1 &&
+    Array.isArray(v.text) &&
+    v.text.every((name) => typeof name === 'string' && name.length > 0 && !/[{}]/.test(name)));
+
 const ENTRY_FIELDS: ReadonlyArray<[string, Check]> = [
   [
     'selector',
@@ -91,6 +104,7 @@ const ENTRY_FIELDS: ReadonlyArray<[string, Check]> = [
   ['id', matches((v) => ID_PATTERN.test(v), 'an id (1 to 128 of A-Z a-z 0-9 _ -)')],
   ['exportName', optional(named(exportNameProblem))],
   ['integrity', matches((v) => /^sha256-[A-Za-z0-9+/]+=*$/.test(v), '"sha256-" followed by base64')],
+  ['placeholders', optional((v) => (isReading(v) ? undefined : 'must be "sdk" or { "text": [placeholder names] }'))],
 ];
 
 const PACKAGE_KEY = /^@[a-z0-9-]+\/[a-z0-9-]+$/;
@@ -151,6 +165,10 @@ function lockEntry(entry: Record<string, unknown>): LockEntry {
     }),
   };
   if (entry.exportName !== undefined) out.exportName = entry.exportName as string;
+  if (entry.placeholders !== undefined) {
+    const reading = entry.placeholders as LockEntry['placeholders'];
+    out.placeholders = reading === 'sdk' ? 'sdk' : { text: [...reading!.text] };
+  }
   if (entry.files !== undefined) {
     const files: Record<string, LockedFile> = {};
     for (const [id, file] of Object.entries(entry.files as Record<string, LockedFile>)) {
@@ -176,6 +194,7 @@ export function encodeLockfile(lockfile: Lockfile): string {
       id: entry.id,
       ...(entry.exportName === undefined ? {} : { exportName: entry.exportName }),
       integrity: entry.integrity,
+      ...(entry.placeholders === undefined ? {} : { placeholders: entry.placeholders }),
       variables: entry.variables.map((v) => ({
         name: v.name,
         type: v.type,

@@ -15,7 +15,7 @@ export function changeList(
     ...changes.added.map((c) => ({ name: c.name, text: `${sign('added', '+')} ${c.name}${gap}${c.to}` })),
     ...changes.changed.map((c) => ({
       name: c.name,
-      text: `${sign('changed', '~')} ${c.name}${gap}${c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}`,
+      text: `${sign('changed', '~')} ${c.name}${gap}${c.reread ? `${c.to} (placeholders read otherwise)` : c.from === c.to ? `${c.to} (edited)` : `${c.from} → ${c.to}`}`,
     })),
     ...changes.removed.map((c) => ({ name: c.name, text: `${sign('removed', '-')} ${c.name}` })),
   ];

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { generateModuleFiles, typecheckModule } from '../codegen/index.js';
+import { readingFor } from '../config/placeholder-reading.js';
 import { type RequestedEntry, requestedEntries, selectorFor } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError, PromptlockError } from '../errors.js';
@@ -19,6 +20,7 @@ import type { Prompt } from '../types.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
 import { clientPool, haltsRun } from './for-each-prompt.js';
 import { listedNames } from './list-names.js';
+import { type PlaceholderNote, placeholderNote } from './placeholder-notes.js';
 import { RunTotals } from './run-totals.js';
 import { orphanSnapshots } from './store-changes.js';
 import { storeFilesOf } from './store-files.js';
@@ -38,7 +40,11 @@ const show = (selector: string | null) => (selector === null ? 'no selector' : s
  * Where the config and the lockfile disagree, one problem each: requested but not locked,
  * locked at another selector, locked but no longer requested. Empty when they agree.
  */
-function configLockMismatches(entries: readonly RequestedEntry[], lockfile: Lockfile): CheckProblem[] {
+function configLockMismatches(
+  entries: readonly RequestedEntry[],
+  lockfile: Lockfile,
+  placeholders: ResolvedConfig['placeholders'],
+): CheckProblem[] {
   const problems: CheckProblem[] = [];
   const mismatch = (subject: string, message: string) => problems.push({ code: 'config-mismatch', subject, message });
   const lockedNames = Object.keys(lockfile.prompts);
@@ -60,13 +66,31 @@ function configLockMismatches(entries: readonly RequestedEntry[], lockfile: Lock
     else if (wanted !== locked.selector && !entries.some((e) => e.kind === 'exact' && e.name === name)) {
       mismatch(name, `${name} is locked at ${show(locked.selector)}, the config asks for ${show(wanted)}`);
     }
+    const reading = readingFor(placeholders, name);
+    if (wanted !== undefined && JSON.stringify(reading ?? null) !== JSON.stringify(locked.placeholders ?? null)) {
+      mismatch(
+        name,
+        `${name} is read ${showReading(reading)} by the config's "placeholders", the lockfile read it ${showReading(locked.placeholders)}`,
+      );
+    }
   }
   return problems;
 }
 
+/** `by the grammar`, `as the SDK reads it`, `by the grammar with "end", "item" kept as text`. */
+function showReading(reading: LockEntry['placeholders']): string {
+  if (reading === undefined) return 'by the grammar';
+  if (reading === 'sdk') return 'as the SDK reads it';
+  return `by the grammar with ${reading.text.map((name) => JSON.stringify(name)).join(', ')} kept as text`;
+}
+
 /** The same, as readable lines (for the error of `sync --frozen`). */
-export function compareConfigWithLock(entries: readonly RequestedEntry[], lockfile: Lockfile): string[] {
-  return configLockMismatches(entries, lockfile).map(describeProblem);
+export function compareConfigWithLock(
+  entries: readonly RequestedEntry[],
+  lockfile: Lockfile,
+  placeholders: ResolvedConfig['placeholders'],
+): string[] {
+  return configLockMismatches(entries, lockfile, placeholders).map(describeProblem);
 }
 
 /** A problem as one line: its message, then its fix. */
@@ -158,10 +182,12 @@ export async function check(options: CheckRunOptions): Promise<CheckResult> {
   // Never through a journal: a committed one still pending is a problem, and the files on disk are checked.
   const view = await openStoreView(storeFilesOf(config), { readThrough: false });
   const lockfile = await lockfileOrProblem(view, config.lockfilePath);
-  if ('code' in lockfile) return { problems: [relative(lockfile)], checked: 0 };
+  if ('code' in lockfile) return { problems: [relative(lockfile)], checked: 0, placeholders: [] };
   const entries = requestedEntries(config.prompts);
   // Each problem names the command that fixes it (test/sync/check-fixes.e2e.test.ts runs each).
-  const problems = configLockMismatches(entries, lockfile).map((problem): CheckProblem => ({ ...problem, fix: 'run `promptlock sync`' }));
+  const problems = configLockMismatches(entries, lockfile, config.placeholders).map(
+    (problem): CheckProblem => ({ ...problem, fix: 'run `promptlock sync`' }),
+  );
   // A run that failed after its commit point (a read-only or full disk, say) said so when it
   // failed; until a sync completes it, the files on disk are what is checked.
   for (const journal of view.pendingCommits) {
@@ -182,6 +208,7 @@ export async function check(options: CheckRunOptions): Promise<CheckResult> {
   }
   const names = Object.keys(lockfile.prompts).sort();
   const prompts = new Map<string, Prompt>();
+  const placeholders: PlaceholderNote[] = [];
   /** The lock entries as the snapshots say they must be: what the module must have been built from. */
   const derived = new Map<string, LockEntry>();
   for (const name of names) {
@@ -197,8 +224,11 @@ export async function check(options: CheckRunOptions): Promise<CheckResult> {
       continue;
     }
     prompts.set(name, state.prompt);
+    const note = placeholderNote(name, state.prompt, entry);
+    if (note) placeholders.push(note);
     try {
-      const expected = lockPrompt(name, entry.selector as Selector | null, state.prompt).entry;
+      // Read as the lockfile says it was read: the module was generated that way.
+      const expected = lockPrompt(name, entry.selector as Selector | null, state.prompt, entry.placeholders).entry;
       derived.set(name, {
         ...expected,
         ...(entry.exportName === undefined ? {} : { exportName: entry.exportName }),
@@ -247,7 +277,7 @@ export async function check(options: CheckRunOptions): Promise<CheckResult> {
     });
   }
   if (options.remote) problems.push(...(await checkRemote(options, lockfile, entries)));
-  return { problems: problems.map(relative), checked: names.length };
+  return { problems: problems.map(relative), checked: names.length, placeholders };
 }
 
 /**
@@ -310,6 +340,7 @@ async function remoteProblem(
       withFiles: false,
       limits: config.limits,
       apiKey: config.apiKey,
+      placeholders: entry.placeholders,
     });
     if (remote.entry.integrity === entry.integrity) return undefined;
     // The fix is a command that fixes it whatever the cause: `--refetch` gets the prompt even when

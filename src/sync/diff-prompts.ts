@@ -46,7 +46,7 @@ export interface PromptDiff {
   fields: FieldDiff[];
 }
 
-/** The variables of the generated function, as the lockfile records them (name → TypeScript type). */
+/** The variables of the generated function of a prompt read by the grammar (name → TypeScript type). */
 function signatureOf(name: string, prompt: Prompt): Variable[] {
   try {
     return listVariables(promptTexts(prompt), name);
@@ -125,11 +125,19 @@ function otherFields(prompt: Prompt | undefined, timestamps: Map<string, unknown
   return encodeSnapshot(splitTimestamps(rest, '', timestamps) as Prompt).trimEnd();
 }
 
+/**
+ * The diffs of the prompts in `before` and `after` (only `names`, when given). `breaking` is what
+ * the sync decided from the lock entries (`SyncResult.breaking`), which read each prompt as the
+ * config's `placeholders` says; without it, each side's prompt is read by the grammar. A prompt
+ * whose function breaks is shown even when its texts did not change (it is read otherwise).
+ */
 export function diffPrompts(
   before: ReadonlyMap<string, Prompt>,
   after: ReadonlyMap<string, Prompt>,
   names?: ReadonlySet<string>,
+  breaking?: ReadonlyArray<{ name: string; change: BreakingChange }>,
 ): PromptDiff[] {
+  const decided = breaking && new Map(breaking.map(({ name, change }) => [name, change]));
   const all = [...new Set([...before.keys(), ...after.keys()])].filter((n) => !names || names.has(n)).sort();
   const out: PromptDiff[] = [];
   const deadline = Date.now() + DIFF_BOUNDS.budgetMs;
@@ -148,8 +156,12 @@ export function diffPrompts(
     const timestamps =
       old && next ? [...new Set([...oldTimes.keys(), ...nextTimes.keys()])].filter((k) => oldTimes.get(k) !== nextTimes.get(k)).sort() : [];
     const status = !old ? 'added' : !next ? 'removed' : 'changed';
-    if (status === 'changed' && fields.length === 0 && timestamps.length === 0 && old!.version === next!.version) continue;
-    const breaking = old ? breakingChange(signatureOf(name, old), next ? signatureOf(name, next) : undefined) : undefined;
+    const breaking = decided
+      ? decided.get(name)
+      : old
+        ? breakingChange(signatureOf(name, old), next ? signatureOf(name, next) : undefined)
+        : undefined;
+    if (status === 'changed' && !breaking && fields.length === 0 && timestamps.length === 0 && old!.version === next!.version) continue;
     out.push({
       name,
       status,

@@ -2,7 +2,7 @@
  * Fetches one prompt and turns it into what the store keeps: the snapshot text, its lock entry
  * (version, id, integrity, variables) and, when asked, its context files.
  */
-import { ServiceError } from '../errors.js';
+import { RefusedPromptError, ServiceError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { formatPackageName, parsePackageName, recordedName, type Selector } from '../package-name.js';
 import { describeProblem, validatePrompt } from '../prompt-grammar.js';
@@ -10,7 +10,7 @@ import { integrityOf } from '../store/integrity.js';
 import type { LockEntry, LockedFile } from '../store/lockfile-format.js';
 import { contextFileNames, snapshotFile } from '../store/snapshot-format.js';
 import type { StagedFile, Stager } from '../store/staged-file.js';
-import { listVariables } from '../template/index.js';
+import { listVariables, type PlaceholderReading } from '../template/index.js';
 import { type ContextItem, type Prompt, promptTexts } from '../types.js';
 import { haltsRun } from './for-each-prompt.js';
 import type { FetchedPrompt, ReusableFile, SyncClient } from './types.js';
@@ -18,19 +18,21 @@ import type { FetchedPrompt, ReusableFile, SyncClient } from './types.js';
 /** Largest context file downloaded when the service does not give its size. */
 const MAX_CONTEXT_FILE_BYTES = 100 * 1024 * 1024;
 
-function variablesOf(name: string, prompt: Prompt) {
-  return listVariables(promptTexts(prompt), name);
-}
-
-/** Lock entry and snapshot text for a prompt already in hand. */
-export function lockPrompt(name: string, selector: Selector | null, prompt: Prompt): Omit<FetchedPrompt, 'files'> {
+/** Lock entry and snapshot text for a prompt already in hand, its placeholders read by `reading` (README, "Placeholders"). */
+export function lockPrompt(
+  name: string,
+  selector: Selector | null,
+  prompt: Prompt,
+  reading?: PlaceholderReading,
+): Omit<FetchedPrompt, 'files'> {
   const { text: snapshot, integrity } = snapshotFile(prompt);
   const entry: LockEntry = {
     selector,
     version: prompt.version,
     id: prompt.id,
     integrity,
-    variables: variablesOf(name, prompt),
+    ...(reading === undefined ? {} : { placeholders: reading }),
+    variables: listVariables(promptTexts(prompt), name, reading),
   };
   return { name, prompt, snapshot, entry };
 }
@@ -64,6 +66,8 @@ export interface FetchOptions {
   apiKey?: string | undefined;
   /** Where downloaded files are staged: needed with `withFiles`. */
   stager?: Stager | undefined;
+  /** How its placeholders are read (the config's `placeholders`); the grammar alone when absent. */
+  placeholders?: PlaceholderReading | undefined;
 }
 
 /**
@@ -122,15 +126,19 @@ export async function fetchPrompt(
   const check = validatePrompt(answer, { limits: options.limits, apiKey: options.apiKey });
   if (!check.ok) {
     const { problem } = check;
-    throw new ServiceError(`The service's answer for ${name} is refused: ${describeProblem(problem)}.`, {
-      code: 'invalid_response',
-      hint: problem.limit
-        ? `Raise "limits.${problem.limit}" in the config if this prompt is legitimate; nothing was written.`
-        : 'Nothing was written. Fix the prompt on the service (or report the service fault).',
+    const reason = describeProblem(problem);
+    const fix = problem.limit
+      ? `Raise "limits.${problem.limit}" in the config if this prompt is legitimate`
+      : 'Fix the prompt on the service (or report the service fault)';
+    throw new RefusedPromptError(`The service's answer for ${name} is refused: ${reason}.`, {
+      field: problem.field,
+      reason,
+      fix,
+      hint: problem.limit ? `${fix}; nothing was written.` : `Nothing was written. ${fix}.`,
     });
   }
   const prompt = check.prompt;
-  const locked = lockPrompt(name, selector, answeredPrompt(name, prompt));
+  const locked = lockPrompt(name, selector, answeredPrompt(name, prompt), options.placeholders);
   const files: FetchedPrompt['files'] = [];
   if (options.withFiles) {
     const lockedFiles: Record<string, LockedFile> = {};

@@ -18,7 +18,7 @@ export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedP
       hint: 'Run `promptlock sync` once and commit the lockfile and snapshots.',
     });
   }
-  const problems = compareConfigWithLock(entries, previous);
+  const problems = compareConfigWithLock(entries, previous, config.placeholders);
   if (problems.length > 0) {
     throw new LockfileError(`The config and the lockfile disagree:\n  - ${problems.join('\n  - ')}`, {
       hint: 'Run `promptlock sync` to update the lockfile, then commit it.',
@@ -44,6 +44,7 @@ export async function resolveFromLockfile(inputs: SyncInputs): Promise<ResolvedP
       limits: config.limits,
       apiKey: config.apiKey,
       stager: inputs.stager,
+      placeholders: entry.placeholders,
       exactVersion: exactSelector(entry.version),
     });
     if (got.entry.integrity !== entry.integrity) {

@@ -1,5 +1,6 @@
 /** The normal sync: resolve targets, keep what is pinned and intact, fetch the rest. */
-import { ServiceError } from '../errors.js';
+import { readingFor } from '../config/placeholder-reading.js';
+import { LockfileError, RefusedPromptError, ServiceError, TemplateError } from '../errors.js';
 import { basePackageName, type Selector } from '../package-name.js';
 import { integrityOf } from '../store/integrity.js';
 import type { StoreView } from '../store/journal.js';
@@ -15,7 +16,7 @@ import { duplicateItemsWarning, readListing } from './list-names.js';
 import { confirmFetched, exactSelector } from './merge-resolution.js';
 import { namedTargets, targetsOf } from './resolve-targets.js';
 import { RunTotals } from './run-totals.js';
-import type { FetchedPrompt, ResolvedPrompts, ReusableFile, SyncClient, SyncInputs, Target } from './types.js';
+import type { FetchedPrompt, ResolvedPrompts, ReusableFile, SkippedPrompt, SyncClient, SyncInputs, Target } from './types.js';
 
 function isPinnedAndLocked(target: Target, locked: LockEntry | undefined): boolean {
   return Boolean(
@@ -40,12 +41,34 @@ function isFloatingAndLocked(target: Target, locked: LockEntry | undefined): boo
   );
 }
 
-/** One prompt's outcome: its new lock entry, and the prompt when it was fetched or kept; or why it was skipped. */
+/**
+ * One prompt's outcome: its new lock entry, and the prompt when it was fetched or kept; or why it
+ * was skipped, with its lock entry and prompt as they were when it was locked before.
+ */
 type Resolved = { name: string } & (
   | { entry: LockEntry; fetched: FetchedPrompt }
-  | { entry: LockEntry; kept: Prompt }
-  | { skipped: string }
+  | { entry: LockEntry; kept: Prompt; skipped?: SkippedPrompt }
+  | { skipped: SkippedPrompt }
 );
+
+/**
+ * Why a prompt is refused, as a skip says it, when the failure is the prompt's own: a field that
+ * breaks its grammar or a limit (`validatePrompt`), or placeholders that make no typed function
+ * (`TemplateError`). Undefined for any other failure (a 404, a failing service).
+ */
+function refusalOf(error: unknown): Omit<SkippedPrompt, 'name'> | undefined {
+  // Said after a `;` in the skip's line: `…; use one type for "count" everywhere…`.
+  const clause = (text: string) => text.charAt(0).toLowerCase() + text.slice(1).replace(/\.$/, '');
+  if (error instanceof RefusedPromptError) return { reason: error.reason, refused: true, field: error.field, fix: clause(error.fix) };
+  if (!(error instanceof TemplateError)) return undefined;
+  return {
+    reason: error.message.replace(/\.$/, ''),
+    refused: true,
+    ...(error.field === undefined ? {} : { field: error.field }),
+    ...(error.line === undefined ? {} : { line: error.line }),
+    ...(error.hint === undefined ? {} : { fix: clause(error.hint) }),
+  };
+}
 
 /**
  * Why a prompt the list named for a glob (or "every prompt") is skipped: its get answered 404 for
@@ -53,10 +76,12 @@ type Resolved = { name: string } & (
  * Not an error: the config never asked for it by name. Only the get's own 404 counts: a context
  * file's failure is an error of the file (src/sync/fetch-prompt.ts), never a reason to skip.
  */
-function skipReason(error: unknown, target: Target, fromList: ReadonlySet<string>): string | undefined {
+function skipReason(error: unknown, target: Target, fromList: ReadonlySet<string>): Omit<SkippedPrompt, 'name'> | undefined {
   if (!(error instanceof ServiceError) || error.status !== 404 || !fromList.has(target.name)) return undefined;
-  if (target.selector === null || target.selector === 'latest') return 'no published version yet';
-  return target.selector === 'draft' ? 'no draft' : undefined;
+  if (target.selector === null || target.selector === 'latest') {
+    return { reason: 'no published version yet', fix: `add "${target.name}:draft" to follow its draft` };
+  }
+  return target.selector === 'draft' ? { reason: 'no draft' } : undefined;
 }
 
 /**
@@ -216,10 +241,8 @@ class ServiceResolution {
     const fetched: FetchedPrompt[] = [];
     const skipped: ResolvedPrompts['skipped'] = [];
     for (const result of results) {
-      if ('skipped' in result) {
-        skipped.push({ name: result.name, reason: result.skipped });
-        continue;
-      }
+      if ('skipped' in result && result.skipped) skipped.push(result.skipped);
+      if (!('entry' in result)) continue;
       next.prompts[result.name] = result.entry;
       if ('fetched' in result) fetched.push(result.fetched);
       else kept.set(result.name, result.kept);
@@ -242,12 +265,51 @@ class ServiceResolution {
     this.options.onEvent?.({ type: 'prompt', name, done: ++this.done, total: this.total, fetched });
   }
 
+  /**
+   * One prompt, refused or not: a prompt that only a glob (or "every prompt") asked for and that
+   * is refused is skipped, kept as it was locked; the others fail (README, "Placeholders").
+   */
   private async resolveOne(target: Target, proven: boolean): Promise<Resolved> {
+    const unconfirmed = this.held(target) && this.inputs.confirm?.has(target.name);
+    try {
+      return await this.fetchOrKeep(target, proven);
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (!refusal || !this.fromList.has(target.name) || unconfirmed) throw error;
+      return this.skip(target, refusal);
+    }
+  }
+
+  /**
+   * A prompt the run leaves out, and why. One locked before stays as it was locked: its lock
+   * entry, snapshot and function, whatever the reason (no failure removes a locked prompt).
+   */
+  private async skip(target: Target, why: Omit<SkippedPrompt, 'name'>): Promise<Resolved> {
+    const { view, options } = this.inputs;
+    const { config } = options;
+    const locked = this.previous.prompts[target.name];
+    this.progress(target.name, false);
+    if (!locked) return { name: target.name, skipped: { name: target.name, ...why } };
+    // Its files are kept as they are on disk: only the snapshot is needed to keep its function.
+    const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked, false, config.limits);
+    if (!state.ok) {
+      throw new LockfileError(
+        `${target.name} is skipped (${why.reason}), and its locked ${locked.version} cannot be kept: ${state.problem}.`,
+        {
+          hint: 'Restore its snapshot from git, then run `promptlock sync` again.',
+        },
+      );
+    }
+    return { name: target.name, entry: locked, kept: state.prompt, skipped: { name: target.name, ...why, kept: locked.version } };
+  }
+
+  private async fetchOrKeep(target: Target, proven: boolean): Promise<Resolved> {
     const { inputs, options } = this;
     const { config } = options;
     const locked = this.previous.prompts[target.name];
     const isHeld = this.held(target);
     const unconfirmed = isHeld ? inputs.confirm?.get(target.name) : undefined;
+    const placeholders = readingFor(config.placeholders, target.name);
     // `sync --refetch <names…>` gets the named prompts whatever is on disk, pinned ones too: a
     // snapshot forged together with its lock entry is replaced by what the service has (the fix
     // `check --remote` names). A full `--refetch` keeps pinned prompts as locked (README, "Commands").
@@ -265,6 +327,7 @@ class ServiceResolution {
         limits: config.limits,
         apiKey: config.apiKey,
         stager: inputs.stager,
+        placeholders,
         ...(isHeld ? { exactVersion: exactSelector(locked!.version) } : {}),
       });
       this.totals.countPrompt(fetched);
@@ -277,8 +340,7 @@ class ServiceResolution {
       if (unconfirmed) throw notConfirmed(error, unconfirmed);
       const skipped = skipReason(error, target, this.fromList);
       if (skipped) {
-        this.progress(target.name, false);
-        return { name: target.name, skipped };
+        return this.skip(target, skipped);
       }
       throw await explainNotFound(error, target, () => this.listed());
     }
@@ -291,12 +353,15 @@ class ServiceResolution {
     const state = await readLockedSnapshot(view, config.snapshotsDir, target.name, locked, withFiles, config.limits);
     const filesComplete = !withFiles || state.prompt?.context?.every((c) => c.type !== 'file' || locked.files?.[c.id]);
     if (!state.ok || !filesComplete) return undefined;
+    // Locked again from the snapshot, which matched its integrity, read as the config reads it
+    // now: an id or variables edited in the lockfile by hand is repaired (what `check` tells to
+    // run sync for), and a changed `placeholders` option takes effect.
+    const reading = readingFor(config.placeholders, target.name);
+    const relocked = lockPrompt(target.name, locked.selector as Selector | null, state.prompt, reading).entry;
+    const { placeholders: _readBefore, ...rest } = locked;
+    const entry = relocked.integrity === locked.integrity ? { ...rest, ...relocked } : locked;
     if (proven) this.savedByList++;
     this.progress(target.name, false);
-    // Locked again from the snapshot, which matched its integrity: an id or variables edited
-    // in the lockfile by hand is repaired (what `check` tells to run sync for).
-    const relocked = lockPrompt(target.name, locked.selector as Selector | null, state.prompt).entry;
-    const entry = relocked.integrity === locked.integrity ? { ...locked, ...relocked } : locked;
     return { name: target.name, entry, kept: state.prompt };
   }
 }

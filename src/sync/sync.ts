@@ -12,7 +12,7 @@ import { requestedEntries } from '../config/prompt-entry.js';
 import type { ResolvedConfig } from '../config/types.js';
 import { LockfileError } from '../errors.js';
 import { Transaction } from '../store/journal.js';
-import { emptyLockfile, type Lockfile } from '../store/lockfile-format.js';
+import { emptyLockfile, type LockEntry, type Lockfile } from '../store/lockfile-format.js';
 import { conflictMarkerLine } from '../store/lockfile-merge.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import { recoverStore } from '../store/recover-store.js';
@@ -23,6 +23,7 @@ import type { Prompt } from '../types.js';
 import { breakingChange } from './breaking-change.js';
 import { generate, generateOptionsFor } from './generate.js';
 import { confirmations, dropClashingExportNames, readPreviousLockfile } from './merge-resolution.js';
+import { placeholderNote } from './placeholder-notes.js';
 import { resolveFromLockfile } from './resolve-from-lockfile.js';
 import { resolveFromService } from './resolve-from-service.js';
 import { fetchedChanges, planStoreChanges } from './store-changes.js';
@@ -107,6 +108,10 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
       const change = breakingChange(previous.prompts[name]?.variables, resolved.next.prompts[name]?.variables);
       return change ? [{ name, change }] : [];
     });
+    // Said once per prompt this run added or changed: what its function does not take.
+    const placeholders = [...changes.added, ...changes.changed].flatMap(
+      ({ name }) => placeholderNote(name, after.get(name)!, resolved.next.prompts[name]!) ?? [],
+    );
     let files = { written: [] as string[], deleted: [] as string[] };
     let conflictedModule: string[] = [];
     if (transaction) {
@@ -123,6 +128,7 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
       fetched: resolved.fetched.length,
       savedByList: resolved.savedByList ?? 0,
       skipped: resolved.skipped ?? [],
+      placeholders,
       warnings: resolved.warnings ?? [],
       listWithoutVersions: resolved.listWithoutVersions === true,
       ...files,
@@ -178,6 +184,18 @@ async function promptsBefore(
   return before;
 }
 
+/**
+ * Whether a prompt is read alike: the same placeholders option and variables. A new reading of the
+ * same snapshot (the `placeholders` option changed, or a new promptlock's grammar) is a change,
+ * breaking like any other when the function's parameter changes.
+ */
+function sameReading(a: LockEntry, b: LockEntry): boolean {
+  // Field by field: an entry read from the lockfile and one locked afresh order their keys apart.
+  const reading = (entry: LockEntry) =>
+    JSON.stringify([entry.placeholders ?? null, entry.variables.map((v) => [v.name, v.type, v.hint ?? null, v.description ?? null])]);
+  return reading(a) === reading(b);
+}
+
 /** What changed between two lockfiles, prompt by prompt (a partial sync removes nothing). */
 function lockChanges(previous: Lockfile, next: Lockfile, partial: boolean): LockChanges {
   const added: PromptChange[] = [];
@@ -188,7 +206,8 @@ function lockChanges(previous: Lockfile, next: Lockfile, partial: boolean): Lock
     if (!old) added.push({ name, to: entry.version });
     else if (old.integrity !== entry.integrity || JSON.stringify(old.files ?? {}) !== JSON.stringify(entry.files ?? {})) {
       changed.push({ name, from: old.version, to: entry.version });
-    } else unchanged++;
+    } else if (!sameReading(old, entry)) changed.push({ name, from: old.version, to: entry.version, reread: true });
+    else unchanged++;
   }
   const removed = partial
     ? []
@@ -229,6 +248,8 @@ async function stageTail(
     prune,
   });
   await transaction.stage(changes);
+  // Marker lines count only where git writes them: a prompt line that reads like one is escaped
+  // in the module (src/codegen/escape.ts), so a module promptlock wrote holds none of its own.
   const conflicted: string[] = [];
   for (const file of moduleFiles) {
     const bytes = await view.readFile(file.path);

@@ -15,6 +15,7 @@ import type { StagedFile, Stager } from '../store/staged-file.js';
 import type { ContextDownload, Prompt, PromptSummary } from '../types.js';
 import type { BreakingChange } from './breaking-change.js';
 import type { ConflictResolution } from './merge-resolution.js';
+import type { PlaceholderNote } from './placeholder-notes.js';
 
 /**
  * Receives a downloaded body as it arrives (`reset` before each attempt's first chunk). Declared
@@ -133,17 +134,32 @@ export interface ResolvedPrompts {
   listWithoutVersions?: boolean;
 }
 
-/** A prompt the list named for a glob that a sync left out, and why. */
-interface SkippedPrompt {
+/**
+ * A prompt the list named for a glob (or "every prompt") that a sync left out, and why: a package
+ * with nothing at the glob's selector, or a prompt refused by the grammar or a limit. One locked
+ * before stays at its locked version (README, "Placeholders").
+ */
+export interface SkippedPrompt {
   name: string;
-  /** `no published version yet`, `no draft`. */
+  /** `no published version yet`, `no draft`, `Variable "count" has conflicting type hints: …`. */
   reason: string;
+  /** What to do about it. */
+  fix?: string;
+  /** Refused by the grammar or a limit: `sync` exits 3 (README, "Commands"). */
+  refused?: true;
+  /** The field refused (`content`, `version`…) and, in a text, the line. */
+  field?: string;
+  line?: number;
+  /** The version it stays locked at, when it was locked before. */
+  kept?: string;
 }
 
 export interface PromptChange {
   name: string;
   from?: string;
   to?: string;
+  /** Its snapshot is the same, its placeholders are read otherwise (the `placeholders` option, README "Placeholders"). */
+  reread?: true;
 }
 
 /** How the new lockfile differs from the previous one, prompt by prompt. */
@@ -163,8 +179,10 @@ export interface SyncResult extends LockChanges {
   fetched: number;
   /** Gets the list saved: floating prompts it named at their locked version. */
   savedByList: number;
-  /** Prompts a glob matched that are not in the lockfile: a package with only a draft, or no draft for `:draft`. */
+  /** Prompts a glob matched that this run left out (a package with only a draft, or no draft for `:draft`; a refused prompt). */
   skipped: SkippedPrompt[];
+  /** What was read as text in the prompts this run added or changed, and hints that are no type. */
+  placeholders: PlaceholderNote[];
   /** What the run noticed and went on with, one sentence each (a list naming one prompt with two ids). */
   warnings: string[];
   /**
@@ -217,4 +235,6 @@ export interface CheckProblem {
 export interface CheckResult {
   problems: CheckProblem[];
   checked: number;
+  /** What each locked prompt reads as text, and hints that are no type: notes, not problems. */
+  placeholders: PlaceholderNote[];
 }

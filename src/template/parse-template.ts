@@ -2,11 +2,15 @@
  * The template language of prompt texts (docs/service-interface.md, "Variables inside prompt text"):
  * `{{name}}`, `{{ name }}`, `{{name:type}}`, `{{name:type // description}}`.
  *
- * A name is anything but `}`, `{` and `:` (and not `//`), trimmed; an empty name is not a
- * placeholder and stays literal text. This one parser is used by the code generator (which
- * compiles each text into its generated function), the local service and `promptlock/live`, so
- * all three split a text alike; the parity test holds the generated render to the service's.
+ * Every `{{…}}` with something inside is a placeholder as the service reads it: its name is what
+ * comes before the first `:` (and before `//`), trimmed. The service fills a placeholder whose name
+ * has a value and leaves any other exactly as written. Which placeholders are variables of the
+ * prompt's function is the grammar's call (grammar.ts): each placeholder carries its verdict. This
+ * one parser is used by the code generator (which compiles each text into its generated function),
+ * the local service and `promptlock/live`, so all three split a text alike; the parity test holds
+ * the generated render to the service's.
  */
+import { grammarWhy, TextContext } from './grammar.js';
 
 export type VariableType = 'string' | 'number' | 'boolean' | 'array' | 'object';
 
@@ -26,7 +30,10 @@ const TYPE_HINTS: Readonly<Record<string, VariableType>> = {
   dict: 'object',
 };
 
-interface Placeholder {
+/** Every type hint the service knows, in the order docs/service-interface.md lists them. */
+export const TYPE_HINT_NAMES: readonly string[] = Object.keys(TYPE_HINTS);
+
+export interface Placeholder {
   kind: 'placeholder';
   /** The placeholder exactly as written, braces included: what stays when no value is given. */
   raw: string;
@@ -38,6 +45,8 @@ interface Placeholder {
   /** Whether `hint` is a known type name. An unknown hint is typed as `string`. */
   knownHint: boolean;
   description: string | undefined;
+  /** Why the grammar reads it as text (grammar.ts); undefined when it is a variable. */
+  asText: string | undefined;
   /** Offset of the opening `{{` in the text. */
   offset: number;
 }
@@ -53,7 +62,7 @@ export type Segment = TextSegment | Placeholder;
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
 /** Splits `inner` (what is between the braces) into name, hint and description. */
-function parseInner(inner: string): { name: string; hint?: string; description?: string } | undefined {
+function parseInner(inner: string): { name: string; hint?: string; hasColon: boolean; description?: string } | undefined {
   let head = inner;
   let description: string | undefined;
   const slashes = inner.indexOf('//');
@@ -65,12 +74,13 @@ function parseInner(inner: string): { name: string; hint?: string; description?:
   const name = (colon === -1 ? head : head.slice(0, colon)).trim();
   if (!name) return undefined;
   const hint = colon === -1 ? undefined : head.slice(colon + 1).trim() || undefined;
-  return { name, hint, description };
+  return { name, hint, hasColon: colon !== -1, description };
 }
 
 /** Parses a prompt text into literal text and placeholders, in order. Never throws. */
 export function parseTemplate(text: string): Segment[] {
   const segments: Segment[] = [];
+  const context = new TextContext(text);
   let last = 0;
   // `exec` on the one regex, not `matchAll`, which copies the regex for every text it reads.
   PLACEHOLDER.lastIndex = 0;
@@ -88,6 +98,7 @@ export function parseTemplate(text: string): Segment[] {
       type: hintType ?? 'string',
       knownHint: parsed.hint === undefined || hintType !== undefined,
       description: parsed.description,
+      asText: grammarWhy(parsed.name, parsed.hint, parsed.hasColon, context),
       offset,
     });
     last = offset + match[0].length;

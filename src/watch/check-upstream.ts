@@ -9,7 +9,8 @@ import type { ResolvedConfig } from '../config/types.js';
 import { ServiceError } from '../errors.js';
 import type { Selector } from '../package-name.js';
 import type { Lockfile } from '../store/lockfile-format.js';
-import { answeredPrompt, lockPrompt } from '../sync/fetch-prompt.js';
+import { snapshotIntegrity } from '../store/snapshot-format.js';
+import { answeredPrompt } from '../sync/fetch-prompt.js';
 import { listedNames } from '../sync/list-names.js';
 import type { SyncClient } from '../sync/types.js';
 import type { PromptSummary } from '../types.js';
@@ -109,8 +110,9 @@ export async function checkUpstream(
     try {
       const remote = await service.getPrompt(asked);
       observed.prompts.set(asked, remote);
-      if (lockPrompt(name, entry.selector as Selector | null, answeredPrompt(name, remote)).entry.integrity !== entry.integrity)
-        changed.push(name);
+      // Its snapshot's integrity only: how its placeholders read is the sync's business (a refused
+      // prompt is skipped there, README "Placeholders"), never a failure of the poll.
+      if (snapshotIntegrity(answeredPrompt(name, remote)) !== entry.integrity) changed.push(name);
     } catch (error) {
       if (!(error instanceof ServiceError) || error.status !== 404) throw error;
       // Gone upstream: a fresh listing drops a listed prompt; an exact entry is a config problem

@@ -104,6 +104,8 @@ class Watcher {
   private readonly sent = new RequestWindow();
   /** label → the failure last reported. */
   private readonly failing = new Map<string, string>();
+  /** Refused prompts already warned about, by name and reason: a poll that skips one again is quiet. */
+  private readonly refused = new Set<string>();
   /** What one regeneration keeps for the next: unchanged snapshots are neither decoded nor compiled again. */
   private readonly reuse = createGenerateCache();
   private service: { client: SyncClient; key: string } | undefined;
@@ -186,6 +188,13 @@ class Watcher {
       .map((c) => c.text)
       .join(', ');
     if (changes) this.log.success(`Synced: ${changes}`);
+    // A prompt a glob matched that is refused stays as locked (README, "Placeholders"): said once.
+    for (const skip of result.skipped) {
+      const key = `${skip.name}\n${skip.reason}`;
+      if (!skip.refused || this.refused.has(key)) continue;
+      this.refused.add(key);
+      this.log.warn(`Skipped ${skip.name}: ${skip.reason}${skip.kept ? `; it stays locked at ${skip.kept}` : ''}`);
+    }
   }
 
   private async poll(): Promise<void> {

@@ -106,7 +106,7 @@ describe('only literal loopback addresses and localhost are loopback', () => {
   it('`serve --host evil.localhost` with the public test key is refused like any other host', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'promptlock-serve-host-'));
     defer(() => removeDir(dir));
-    const run = await runBuiltCli(['serve', '--host', 'evil.localhost', '--port', '0', '--dir', dir], { cwd: dir, timeoutMs: 20_000 });
+    const run = await runBuiltCli(['serve', '--host', 'evil.localhost', '--port', '0', '--dir', dir], { cwd: dir });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Refusing to serve on evil.localhost with the public test key');
   });

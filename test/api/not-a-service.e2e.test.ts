@@ -38,7 +38,7 @@ const staticFiles = (req: IncomingMessage, res: ServerResponse) => {
 async function sync(baseUrl: string, prompts: string[]) {
   const cwd = await project({ baseUrl, prompts });
   const started = Date.now();
-  const run = await runBuiltCli(['sync'], { cwd, env: { PROMPTLOCK_API_KEY: KEY }, timeoutMs: 30_000 });
+  const run = await runBuiltCli(['sync'], { cwd, env: { PROMPTLOCK_API_KEY: KEY } });
   return { ...run, ms: Date.now() - started };
 }
 
@@ -82,7 +82,7 @@ describe('a base URL that is not a prompt service', () => {
   it('a 503 page from a proxy in front of a service that is down is still retried', async () => {
     const web = await webServer((_req, res) => res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>503</h1>'));
     const cwd = await project({ baseUrl: web.url, prompts: ['@acme/support-reply'] });
-    const run = await runBuiltCli(['sync'], { cwd, env: { PROMPTLOCK_API_KEY: KEY }, timeoutMs: 30_000 });
+    const run = await runBuiltCli(['sync'], { cwd, env: { PROMPTLOCK_API_KEY: KEY } });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('The service failed with 503');
     expect(web.requests.length).toBeGreaterThan(1);

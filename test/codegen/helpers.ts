@@ -10,7 +10,7 @@ import type { CodegenPrompt } from '../../src/codegen/index.js';
 import { encodeLockfile, type Lockfile } from '../../src/store/lockfile-format.js';
 import { snapshotPath } from '../../src/store/paths.js';
 import { encodeSnapshot, snapshotIntegrity } from '../../src/store/snapshot-format.js';
-import { listVariables } from '../../src/template/index.js';
+import { listVariables, type PlaceholderReading } from '../../src/template/index.js';
 import type { Prompt } from '../../src/types.js';
 
 /** A prompt as the service would answer it for `name` (`@ws/pkg`), with `fields` on top. */
@@ -31,8 +31,8 @@ function makePrompt(name: string, fields: Partial<Prompt> = {}): Prompt {
   };
 }
 
-/** A codegen input with a lock entry that matches the prompt. */
-export function codegenPrompt(name: string, fields: Partial<Prompt> = {}): CodegenPrompt {
+/** A codegen input with a lock entry that matches the prompt, its placeholders read by `placeholders`. */
+export function codegenPrompt(name: string, fields: Partial<Prompt> = {}, placeholders?: PlaceholderReading): CodegenPrompt {
   const prompt = makePrompt(name, fields);
   return {
     name,
@@ -42,11 +42,16 @@ export function codegenPrompt(name: string, fields: Partial<Prompt> = {}): Codeg
       version: prompt.version,
       id: prompt.id,
       integrity: snapshotIntegrity(prompt),
-      variables: listVariables([
-        { label: 'content', text: prompt.content },
-        { label: 'systemPrompt', text: prompt.systemPrompt },
-        { label: 'critiquePrompt', text: prompt.critiquePrompt },
-      ]),
+      ...(placeholders ? { placeholders } : {}),
+      variables: listVariables(
+        [
+          { label: 'content', text: prompt.content },
+          { label: 'systemPrompt', text: prompt.systemPrompt },
+          { label: 'critiquePrompt', text: prompt.critiquePrompt },
+        ],
+        name,
+        placeholders,
+      ),
     },
   };
 }

@@ -112,7 +112,6 @@ const REJECTED: Array<[string, (p: Prompt) => void, RegExp]> = [
   ['context[0].urlFetchedAt', (p) => (ctx0(p).urlFetchedAt = PAYLOAD), /context\[0\]\.urlFetchedAt/],
   ['context[0].fileSize', (p) => (ctx0(p).fileSize = -1), /context\[0\]\.fileSize/],
   ['metadata.createdAt', (p) => ((p.metadata as Record<string, unknown>).createdAt = PAYLOAD), /metadata\.createdAt/],
-  ['variable name __proto__', (p) => (p.content = 'Hi {{__proto__}}'), /"?content"?.*__proto__/],
   ['a "__proto__" key', (p) => (p.metadata = JSON.parse('{"createdAt": 1, "__proto__": {"polluted": 1}}')), /metadata\.__proto__/],
 ];
 
@@ -132,11 +131,16 @@ afterEach(() => {
 });
 
 function cli(args: string[], cwd: string) {
-  return runBuiltCli(args, { cwd, env: { PROMPTLOCK_API_KEY: KEY }, timeoutMs: 90_000 });
+  return runBuiltCli(args, { cwd, env: { PROMPTLOCK_API_KEY: KEY } });
 }
 
+/**
+ * Its placeholders read as the SDK reads them (README, "Placeholders"), so every hostile name and
+ * hint below is a variable that reaches code; by the grammar they would be text, escaped as texts
+ * are (test/sync/placeholder-corpus.e2e.test.ts). `{{__proto__}}`: test/codegen/proto-variable.security.test.ts.
+ */
 async function newProject(name: string): Promise<string> {
-  return project({ baseUrl: service.url, prompts: [name], output: 'src/generated/prompts.ts' });
+  return project({ baseUrl: service.url, prompts: [name], output: 'src/generated/prompts.ts', placeholders: { [name]: 'sdk' } });
 }
 
 /** Writes the lockfile and snapshot sync would have written, after `edit` (the pull request). */
@@ -146,7 +150,7 @@ async function writeStore(
   prompt: Prompt,
   { lockedFrom = prompt, edit = () => {} }: { lockedFrom?: Prompt; edit?: (entry: LockEntry) => void } = {},
 ): Promise<void> {
-  const { entry } = lockPrompt(name, null, lockedFrom);
+  const { entry } = lockPrompt(name, null, lockedFrom, 'sdk');
   edit(entry);
   const file = `${path.join(dir, 'prompts', ...name.slice(1).split('/'))}.json`;
   await mkdir(path.dirname(file), { recursive: true });

@@ -32,7 +32,7 @@ async function load(source: string): Promise<Module> {
 describe('one shape, reading like the prompt', () => {
   const item = codegenPrompt('@acme/welcome', {
     content: 'Hello {{customer_name}},\nyou have {{count:number}} messages.',
-    systemPrompt: 'Answer in {{first language}}.',
+    systemPrompt: 'Answer in {{first-language}}.',
     tags: ['a', 'b'],
     context: [{ id: 'ctx_1', type: 'url', url: 'https://example.com', createdAt: 1 }],
     metadata: { createdAt: 5, nested: { deep: [1] } },
@@ -42,7 +42,7 @@ describe('one shape, reading like the prompt', () => {
   it('reads the variables once into locals and writes each text as one literal with them inline', () => {
     const source = generateModule([item]);
     expect(source).toContain(
-      '  const [customer_name, count, first_language] = $readVariables("@acme/welcome", variables, ["customer_name", "count", "first language"]);\n',
+      '  const [customer_name, count, first_language] = $readVariables("@acme/welcome", variables, ["customer_name", "count", "first-language"]);\n',
     );
     expect(source).toContain('    content: `Hello ${customer_name},\nyou have ${count} messages.`,\n');
     expect(source).toContain('    systemPrompt: `Answer in ${first_language}.`,\n');
@@ -56,8 +56,8 @@ describe('one shape, reading like the prompt', () => {
 
   it('returns a fresh object each call, arrays and objects included', async () => {
     const mod = await load(generateModule([item]));
-    const a = mod.welcome!({ customer_name: 'Ada', count: 2, 'first language': 'en' });
-    const b = mod.welcome!({ customer_name: 'Bob', count: 3, 'first language': 'fr' });
+    const a = mod.welcome!({ customer_name: 'Ada', count: 2, 'first-language': 'en' });
+    const b = mod.welcome!({ customer_name: 'Bob', count: 3, 'first-language': 'fr' });
     expect(a.tags).not.toBe(b.tags);
     expect(a).toMatchObject({ tags: ['a', 'b'], metadata: { createdAt: 5, nested: { deep: [1] } }, author: { name: 'kept' } });
     expect(a.content).toBe('Hello Ada,\nyou have 2 messages.');
@@ -103,7 +103,7 @@ describe('a text never deepens the code', () => {
     await writeStore(project, [item]);
     await writeFile(path.join(project, 'prompts.config.json'), '{ "prompts": ["@acme/long"] }\n');
     expect((await generate({ cwd: project, env: {} })).written).toBe(true);
-    expect(await check({ cwd: project, env: {} })).toEqual({ problems: [], checked: 1 });
+    expect(await check({ cwd: project, env: {} })).toEqual({ problems: [], checked: 1, placeholders: [] });
   }, 120_000);
 
   it('2,000 placeholders type-check under --strict', () => {
@@ -123,6 +123,12 @@ const TEXTS: Array<[string, string]> = [
   ['braces that are not placeholders', '{{ }} {{{a}}} {single} }} {{b:number // n}}'],
   ['no placeholders', 'plain text, `${x}`\n'],
   ['escapes of every kind', '\\${a} \\\\` $${{a}} ${{{b}}} \u0000\u001b[31m \u202e\u2066 \ufeff \udc00 end\\'],
+  // Kept as text (README, "Placeholders"): a `$` before a kept `{{` must not open a substitution.
+  ['placeholders kept as text', '{{#if a}}{{a}}{{/if}} ${{ width: 1 }} ${{ secrets.X }} `{{"k": "`"}}` {{!-- ${x} \\ --}}$'],
+  [
+    'lines that read like git conflict markers',
+    '<<<<<<< SEARCH\n{{a}}\n=======\n>>>>>>> REPLACE\n|||||||\n{{b}}<<<<<<< x\n======= not one',
+  ],
 ];
 
 describe('rendered texts equal renderTemplate', () => {
@@ -144,40 +150,41 @@ describe('rendered texts equal renderTemplate', () => {
       expect(out.systemPrompt).toBe(renderTemplate(prompt.systemPrompt!, variables));
     }
   });
+
+  it('writes no line git would read as a conflict marker: each is one git wrote', () => {
+    const source = generateModule(items);
+    expect(source).toContain('content: `\\<<<<<<< SEARCH\n${a}\n\\=======\n\\>>>>>>> REPLACE\n\\|||||||\n${b}\\<<<<<<< x\n');
+    expect(source).not.toMatch(/^(?:<{7}|>{7}|\|{7})(?: |$)|^={7}$/m);
+  });
 });
 
 describe('reading variables', () => {
-  const item = codegenPrompt('@acme/read', { content: '{{name}} {{count:number}} {{constructor}} {{__proto__}} {{odd name}}' });
+  // Read as the SDK reads it (README, "Placeholders"): any name a placeholder can have reaches the
+  // runtime (`{{__proto__}}` never does: no reading can make it a variable).
+  const item = codegenPrompt('@acme/read', { content: '{{name}} {{count:number}} {{constructor}} {{odd name}}' }, 'sdk');
   let mod: Module;
-  const good = () => ({ name: 'Ada', count: 3, constructor: 'c', __proto__: 'ignored', 'odd name': 'o' });
   beforeAll(async () => {
     mod = await load(generateModule([item]));
   });
 
   it('takes own values of any type, from plain, class and null-prototype objects', () => {
     const plain: Record<string, unknown> = { name: 'Ada', count: 3, constructor: 'c', 'odd name': 'o' };
-    Object.defineProperty(plain, '__proto__', { value: 'p', enumerable: true });
-    expect(mod.read!(plain).content).toBe('Ada 3 c p o');
+    expect(mod.read!(plain).content).toBe('Ada 3 c o');
     const bare = Object.assign(Object.create(null), plain);
-    Object.defineProperty(bare, '__proto__', { value: 'p', enumerable: true });
-    expect(mod.read!(bare).content).toBe('Ada 3 c p o');
+    expect(mod.read!(bare).content).toBe('Ada 3 c o');
     class Values {
       name = 'Ada';
       count = [3];
       constructor() {
         Object.defineProperty(this, 'constructor', { value: 'c', enumerable: true });
-        Object.defineProperty(this, '__proto__', { value: 'p', enumerable: true });
         Object.defineProperty(this, 'odd name', { value: 'o', enumerable: true });
       }
     }
-    expect(mod.read!(new Values()).content).toBe('Ada [3] c p o');
+    expect(mod.read!(new Values()).content).toBe('Ada [3] c o');
   });
 
-  it('never takes an inherited value: constructor and __proto__ of a plain object are missing', () => {
-    expect(() => mod.read!({ name: 'Ada', count: 3 })).toThrow('Prompt "@acme/read" is missing variable "constructor".');
-    const values = good();
-    // The literal's __proto__ sets the prototype, so the object has no own "__proto__".
-    expect(() => mod.read!(values)).toThrow('Prompt "@acme/read" is missing variable "__proto__".');
+  it('never takes an inherited value: the constructor of a plain object is missing', () => {
+    expect(() => mod.read!({ name: 'Ada', count: 3, 'odd name': 'o' })).toThrow('Prompt "@acme/read" is missing variable "constructor".');
     expect(() => mod.read!(Object.create({ name: 'x', count: 1 }))).toThrow('missing variable "name"');
   });
 
@@ -186,9 +193,7 @@ describe('reading variables', () => {
     proto.name = 'polluted';
     try {
       expect(() => mod.read!({ count: 3 })).toThrow('Prompt "@acme/read" is missing variable "name".');
-      const own: Record<string, unknown> = { name: 'Ada', count: 3, constructor: 'c', 'odd name': 'o' };
-      Object.defineProperty(own, '__proto__', { value: 'p', enumerable: true });
-      expect(mod.read!(own).content).toBe('Ada 3 c p o');
+      expect(mod.read!({ name: 'Ada', count: 3, constructor: 'c', 'odd name': 'o' }).content).toBe('Ada 3 c o');
     } finally {
       delete proto.name;
     }

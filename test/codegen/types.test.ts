@@ -10,7 +10,7 @@ const MODULE = generateModule([
   codegenPrompt('@acme/support-reply', {
     content: 'Dear {{customer_name}}, you have {{count:number // Number of unread messages}} messages.',
     systemPrompt: 'Tone: {{formal:bool}}',
-    critiquePrompt: 'Check {{items:list}} and {{meta:dict}} for {{2fa-code}}',
+    critiquePrompt: 'Check {{items:list}} and {{meta:dict}} for {{two-factor-code}}',
   }),
   codegenPrompt('@acme/welcome', { content: 'Welcome!' }),
 ]);
@@ -20,7 +20,7 @@ function errorsOf(app: string): string[] {
 }
 
 const IMPORTS = `import { supportReply, welcome, prompts, type PromptName, type RenderedPrompt } from './prompts.js';\n`;
-const GOOD_VARS = `{ customer_name: 'Ada', count: 3, formal: true, items: [1, 'a'], meta: { a: 1 }, '2fa-code': '123' }`;
+const GOOD_VARS = `{ customer_name: 'Ada', count: 3, formal: true, items: [1, 'a'], meta: { a: 1 }, 'two-factor-code': '123' }`;
 
 describe('generated types', () => {
   it('accept correct calls', () => {
@@ -40,7 +40,7 @@ export { a, b, c, d, e };
     [
       'a missing variable',
       {
-        call: `supportReply({ customer_name: 'Ada', formal: true, items: [], meta: {}, '2fa-code': '1' })`,
+        call: `supportReply({ customer_name: 'Ada', formal: true, items: [], meta: {}, 'two-factor-code': '1' })`,
         want: /TS2345 .*'count' is missing/s,
       },
     ],

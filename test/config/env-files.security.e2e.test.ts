@@ -16,7 +16,7 @@ import { removeDir } from '../helpers/project.js';
 const { project, defer } = disposables();
 
 async function generate(dir: string) {
-  return runBuiltCli(['generate'], { cwd: dir, timeoutMs: 15_000 });
+  return runBuiltCli(['generate'], { cwd: dir });
 }
 
 it('refuses a FIFO named .env at once, instead of waiting forever', async () => {

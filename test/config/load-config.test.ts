@@ -49,6 +49,7 @@ describe('loadConfig: finding and loading', () => {
       contextFiles: false,
       timeout: 30000,
       limits: { ...DEFAULT_LIMITS },
+      placeholders: {},
       apiKey: undefined,
     });
   });
@@ -59,6 +60,20 @@ describe('loadConfig: finding and loading', () => {
     const root = project({ 'prompts.config.json': JSON.stringify({ limits: { listPages: 0, nope: 1 } }) });
     await expect(loadConfig({ cwd: root, env: {} })).rejects.toThrow(
       /Invalid value for option "limits\.listPages" in prompts\.config\.json: expected a positive integer, got 0/,
+    );
+  });
+
+  it('accepts placeholders by package name or workspace glob, and names a wrong key or value by its path', async () => {
+    const placeholders = { '@acme/ui': { text: ['end', 'item'] }, '@acme/*': 'sdk' };
+    const ok = await loadConfig({ cwd: project({ 'prompts.config.json': JSON.stringify({ placeholders }) }), env: {} });
+    expect(ok.placeholders).toEqual(placeholders);
+    const bad = { 'acme/ui': 'sdk', '@acme/x': 'SDK', '@acme/y': { text: [] } };
+    await expect(loadConfig({ cwd: project({ 'prompts.config.json': JSON.stringify({ placeholders: bad }) }), env: {} })).rejects.toThrow(
+      [
+        'Invalid value for option "placeholders.acme/ui" in prompts.config.json: expected a package name ("@workspace/package") or a workspace glob ("@workspace/*"), got "acme/ui".',
+        'Invalid value for option "placeholders.@acme/x" in prompts.config.json: expected "sdk", or { text: [placeholder names] } with at least one name, got "SDK".',
+        'Invalid value for option "placeholders.@acme/y.text" in prompts.config.json: expected "sdk", or { text: [placeholder names] } with at least one name, got an array.',
+      ].join('\n'),
     );
   });
 

@@ -55,7 +55,7 @@ describe('the package root', () => {
 
     expect(await generate({ cwd: dir, env: {} })).toMatchObject({ written: false, count: 3 });
     expect(await generate({ cwd: dir, env: {}, force: true })).toMatchObject({ count: 3, mismatched: [] });
-    expect(await check({ cwd: dir, env: {}, typecheck: false })).toEqual({ problems: [], checked: 3 });
+    expect(await check({ cwd: dir, env: {}, typecheck: false })).toEqual({ problems: [], checked: 3, placeholders: [] });
 
     await writeServedFolder(served, 1, 2); // prompt-0000 gets version v2
     await server.reload();

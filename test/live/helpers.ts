@@ -13,7 +13,7 @@ import { type CodegenPrompt, generateModule } from '../../src/codegen/index.js';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
 import { encodeLockfile, type Lockfile } from '../../src/store/lockfile-format.js';
 import { snapshotIntegrity } from '../../src/store/snapshot-format.js';
-import { listVariables } from '../../src/template/index.js';
+import { listVariables, type PlaceholderReading } from '../../src/template/index.js';
 import { importModule } from '../codegen/helpers.js';
 
 /** Publishes `version` (`v1`, `draft`…) of `@workspace/pkg` with this content, as an author would. */
@@ -36,7 +36,12 @@ export interface GeneratedModule {
  * does (the prompt as answered, a lock entry with its selector and variables), generates the
  * module and imports it.
  */
-export async function generateFrom(baseUrl: string, dir: string, entries: readonly string[]): Promise<GeneratedModule> {
+export async function generateFrom(
+  baseUrl: string,
+  dir: string,
+  entries: readonly string[],
+  readings: Readonly<Record<string, PlaceholderReading>> = {},
+): Promise<GeneratedModule> {
   const client = createClient({ baseUrl, apiKey: LOCAL_TEST_KEY, retries: 0 });
   const items: CodegenPrompt[] = [];
   try {
@@ -53,11 +58,16 @@ export async function generateFrom(baseUrl: string, dir: string, entries: readon
           version: prompt.version,
           id: prompt.id,
           integrity: snapshotIntegrity(kept),
-          variables: listVariables([
-            { label: 'content', text: prompt.content },
-            { label: 'systemPrompt', text: prompt.systemPrompt },
-            { label: 'critiquePrompt', text: prompt.critiquePrompt },
-          ]),
+          ...(readings[name] ? { placeholders: readings[name] } : {}),
+          variables: listVariables(
+            [
+              { label: 'content', text: prompt.content },
+              { label: 'systemPrompt', text: prompt.systemPrompt },
+              { label: 'critiquePrompt', text: prompt.critiquePrompt },
+            ],
+            name,
+            readings[name],
+          ),
         },
       });
     }

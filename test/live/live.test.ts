@@ -36,13 +36,14 @@ async function setUp(
   authored: Array<[name: string, version: string, content: string]>,
   entries: string[],
   serverOptions: Partial<ServerOptions> = {},
+  readings: Parameters<typeof generateFrom>[3] = {},
 ): Promise<Setup> {
   const root = await mkdtemp(path.join(tmpdir(), 'promptlock-live-'));
   cleanup.push(() => rm(root, { recursive: true, force: true }));
   for (const [name, version, content] of authored) await publish(path.join(root, 'ws'), name, version, content);
   const server = await startServer({ dir: path.join(root, 'ws'), port: 0, ...serverOptions });
   cleanup.push(() => server.close());
-  const module = await generateFrom(server.url, path.join(root, 'app'), entries);
+  const module = await generateFrom(server.url, path.join(root, 'app'), entries, readings);
   return {
     root,
     server,
@@ -171,6 +172,30 @@ describe('following the service', () => {
     expect((await prompts['@acme/fewer']!({ a: 'x', b: 'y' })).content).toBe('x alone');
     // Plain-JS callers still get the generated function's error for a missing variable.
     await expect(prompts['@acme/fewer']!({ a: 'x' })).rejects.toThrow('Prompt "@acme/fewer" is missing variable "b".');
+  });
+});
+
+describe('placeholders kept as text (README, "Placeholders")', () => {
+  it('reads a fetched version as the lockfile read the committed one, and fills only what the function takes', async () => {
+    const setup = await setUp(
+      [['@acme/range', 'v1', 'From {{start}} to {{end}} {{#each items}}{{this}}{{/each}}']],
+      ['@acme/range:latest'],
+      {},
+      { '@acme/range': { text: ['end'] } },
+    );
+    const { prompts, events } = live(setup, { ttl: 0.2 });
+    // A plain-JS caller passing names the function does not take: they stay as written, as in the module.
+    const values = { start: 'Mon', end: 'Fri', '#each items': 'x', this: 'y' };
+    const first = await prompts['@acme/range']!(values);
+    expect(first.content).toBe('From Mon to {{end}} {{#each items}}{{this}}{{/each}}');
+    expect(first).toEqual(setup.module.prompts['@acme/range']!(values));
+    // {{end}} is still text by the lockfile's reading: no new variable, so v2 is served.
+    await setup.publish('@acme/range', 'v2', 'Now {{start}} until {{end}}!');
+    const updated = nextEvent(events, 'update', '@acme/range');
+    await sleep(200);
+    await prompts['@acme/range']!(values);
+    await updated;
+    expect((await prompts['@acme/range']!(values)).content).toBe('Now Mon until {{end}}!');
   });
 });
 

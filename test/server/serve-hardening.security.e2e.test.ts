@@ -79,7 +79,7 @@ describe('links in a snapshots folder', () => {
 
 describe('serve --host 0.0.0.0 (built CLI)', () => {
   it('without --key: refused with exit 2, before listening', async () => {
-    const run = await runBuiltCli(['serve', '--dir', EXAMPLES, '--port', '0', '--host', '0.0.0.0'], { cwd: EXAMPLES, timeoutMs: 20_000 });
+    const run = await runBuiltCli(['serve', '--dir', EXAMPLES, '--port', '0', '--host', '0.0.0.0'], { cwd: EXAMPLES });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(

@@ -90,6 +90,19 @@ describe('lockfile format', () => {
     expect(decodeLockfile(text, 'l.json')).toEqual(JSON.parse(text));
   });
 
+  it('records how a prompt was read only when not by the grammar alone, before its variables', () => {
+    const entry = { integrity: 'sha256-AA==', id: 'i', version: 'v1', selector: null, variables: [] };
+    const text = encodeLockfile({
+      lockfileVersion: 1,
+      prompts: { '@a/x': entry, '@a/y': { ...entry, placeholders: 'sdk' }, '@a/z': { ...entry, placeholders: { text: ['end'] } } },
+    });
+    expect(text).toContain(
+      '"@a/x": {\n      "selector": null,\n      "version": "v1",\n      "id": "i",\n      "integrity": "sha256-AA==",\n      "variables"',
+    );
+    expect(text).toContain('"integrity": "sha256-AA==",\n      "placeholders": "sdk",\n      "variables"');
+    expect(decodeLockfile(text, 'l.json').prompts['@a/z']!.placeholders).toEqual({ text: ['end'] });
+  });
+
   it.each([
     ['a merge conflict', '<<<<<<< HEAD\n{}', 'Lockfile l.json is not valid JSON'],
     [
@@ -110,6 +123,11 @@ describe('lockfile format', () => {
       'a variable of no known type',
       '{"lockfileVersion":1,"prompts":{"@a/x":{"selector":null,"version":"v1","id":"i","integrity":"sha256-AA==","variables":[{"name":"a","type":"date"}]}}}',
       'invalid at "prompts.@a/x.variables.0.type": must be one of',
+    ],
+    [
+      'a reading that is none',
+      '{"lockfileVersion":1,"prompts":{"@a/x":{"selector":null,"version":"v1","id":"i","integrity":"sha256-AA==","placeholders":{"text":["{{x}}"]},"variables":[]}}}',
+      'invalid at "prompts.@a/x.placeholders": must be "sdk" or { "text": [placeholder names] }',
     ],
     [
       'a context file outside its folder',

@@ -38,7 +38,7 @@ it('a service failing with 503: the frozen sync starts no more prompts once one 
   await rm(path.join(dir, 'prompts'), { recursive: true });
   state.failing = true;
   state.asked.clear();
-  const run = await runBuiltCli(['sync', '--frozen'], { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY }, timeoutMs: 40_000 });
+  const run = await runBuiltCli(['sync', '--frozen'], { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } });
   expect(run.code).toBe(1);
   expect(run.stderr.match(/The service failed with 503/g)).toHaveLength(1);
   // The prompts running when the first gave up (concurrency 2), not all 40.

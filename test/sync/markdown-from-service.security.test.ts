@@ -10,9 +10,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
+import { breakingChange } from '../../src/sync/breaking-change.js';
 import { diffPrompts, formatDiffMarkdown } from '../../src/sync/diff-prompts.js';
 import { pullRequestReport } from '../../src/sync/pull-request-report.js';
-import type { Prompt } from '../../src/types.js';
+import { listVariables } from '../../src/template/index.js';
+import { type Prompt, promptTexts } from '../../src/types.js';
 import { runCliInProcess } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { ACME_NAME, acmePrompt, hostileService, json } from '../helpers/hostile-network.js';
@@ -55,7 +57,11 @@ const before = new Map([[ACME_NAME, prompt('Hi {{old}}', { [IN_KEY]: 1 })]]);
 const after = new Map([[ACME_NAME, prompt(`Hi {{${IN_NAME}}}`, { [IN_KEY]: 2 }, 2)]]);
 
 describe('markdown written from service text', () => {
-  const diffs = diffPrompts(before, after);
+  // Read as the SDK reads it (the "placeholders" option, README "Placeholders"): by the grammar this
+  // name is text, never a variable; read so, it is one, and reaches the breaking change's line.
+  const read = (p: Prompt) => listVariables(promptTexts(p), ACME_NAME, 'sdk');
+  const change = breakingChange(read(before.get(ACME_NAME)!), read(after.get(ACME_NAME)!))!;
+  const diffs = diffPrompts(before, after, undefined, [{ name: ACME_NAME, change }]);
 
   it('the case is what it claims: a breaking change naming the variable, and a changed timestamp', () => {
     expect(diffs[0]!.breaking).toMatchObject({ added: [IN_NAME.trim()] });

@@ -15,6 +15,9 @@ const b = codegenPrompt('@acme/welcome', { content: 'Welcome!', systemPrompt: 'B
 const edited = codegenPrompt('@acme/reply', { content: 'Dear {{name}},\nsorry about {{topic:string // what}}.' });
 const collides = codegenPrompt('@other/reply', { content: 'Hi {{who}}' });
 const relabelled: CodegenPrompt = { ...a, entry: { ...a.entry, version: 'v7' } };
+// The same snapshot read otherwise (README, "Placeholders": the config's option, recorded in the lockfile).
+const range = codegenPrompt('@acme/range', { content: 'From {{start}} to {{end}}' });
+const rangeReadOtherwise = codegenPrompt('@acme/range', { content: 'From {{start}} to {{end}}' }, { text: ['end'] });
 
 const cases: Array<[string, { before: CodegenPrompt[]; after: CodegenPrompt[]; expectIn: string }]> = [
   ['one snapshot edited', { before: [a, b], after: [edited, b], expectIn: 'sorry about' }],
@@ -22,6 +25,10 @@ const cases: Array<[string, { before: CodegenPrompt[]; after: CodegenPrompt[]; e
   ['a new prompt renames an unchanged one', { before: [a, b], after: [a, b, collides], expectIn: 'export function acmeReply(' }],
   ['a prompt removed', { before: [a, b], after: [b], expectIn: 'export function welcome(' }],
   ['nothing changed', { before: [a, b], after: [a, b], expectIn: 'export function reply(' }],
+  [
+    'same snapshot, read otherwise',
+    { before: [range, b], after: [rangeReadOtherwise, b], expectIn: 'content: `From ${start} to {{end}}`' },
+  ],
 ];
 
 let dir: string;

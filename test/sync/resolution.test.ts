@@ -68,7 +68,13 @@ describe('requested entries', () => {
 describe('compareConfigWithLock', () => {
   const entry = (selector: string | null): LockEntry => ({ selector, version: 'v1', id: 'i', integrity: 'sha256-AA==', variables: [] });
   const lock = (prompts: Record<string, LockEntry>) => ({ ...emptyLockfile(), prompts });
-  const cases: Array<[string, { config: string[]; locked: Record<string, LockEntry>; want: string[] }]> = [
+  const read = (placeholders: LockEntry['placeholders']): LockEntry => ({ ...entry('latest'), placeholders });
+  const cases: Array<
+    [
+      string,
+      { config: string[]; locked: Record<string, LockEntry>; placeholders?: Record<string, 'sdk' | { text: string[] }>; want: string[] },
+    ]
+  > = [
     ['agree', { config: ['@acme/a:v1', '@acme/*'], locked: { '@acme/a': entry('v1'), '@acme/b': entry('latest') }, want: [] }],
     ['everything at latest', { config: [], locked: { '@acme/a': entry('latest') }, want: [] }],
     ['requested, not locked', { config: ['@acme/a'], locked: {}, want: ['@acme/a is in the config but not in the lockfile'] }],
@@ -96,9 +102,30 @@ describe('compareConfigWithLock', () => {
         want: ['@acme/a is locked at latest, the config asks for draft'],
       },
     ],
+    [
+      'read otherwise by the config',
+      {
+        config: ['@acme/*'],
+        locked: { '@acme/a': entry('latest'), '@acme/b': read('sdk') },
+        placeholders: { '@acme/a': { text: ['end', 'item'] } },
+        want: [
+          '@acme/a is read by the grammar with "end", "item" kept as text by the config\'s "placeholders", the lockfile read it by the grammar',
+          '@acme/b is read by the grammar by the config\'s "placeholders", the lockfile read it as the SDK reads it',
+        ],
+      },
+    ],
+    [
+      'read alike: a workspace glob of "placeholders", names in any order',
+      {
+        config: ['@acme/*'],
+        locked: { '@acme/a': read({ text: ['end', 'item'] }), '@acme/b': read('sdk') },
+        placeholders: { '@acme/*': { text: ['item', 'end', 'item'] }, '@acme/b': 'sdk' },
+        want: [],
+      },
+    ],
   ];
-  it.each(cases)('%s', (_name, { config, locked, want }) => {
-    expect(compareConfigWithLock(requestedEntries(config), lock(locked))).toEqual(want);
+  it.each(cases)('%s', (_name, { config, locked, placeholders, want }) => {
+    expect(compareConfigWithLock(requestedEntries(config), lock(locked), placeholders ?? {})).toEqual(want);
   });
 });
 

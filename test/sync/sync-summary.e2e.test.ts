@@ -29,7 +29,9 @@ describe('a package with only a draft', () => {
       // Again, with nothing to change: still said.
       const json = await runBuiltCli(['sync', '--json'], { cwd: dir, env });
       expect(json.code).toBe(0);
-      expect(JSON.parse(json.stdout).skipped).toEqual([{ name: '@ws/idea', reason: 'no published version yet' }]);
+      expect(JSON.parse(json.stdout).skipped).toEqual([
+        { name: '@ws/idea', reason: 'no published version yet', fix: 'add "@ws/idea:draft" to follow its draft' },
+      ]);
     }
   });
 
@@ -112,5 +114,24 @@ describe('a module with git conflict markers', () => {
     expect(text.stderr).toContain('Rewrote src/generated/prompts.ts, which had git conflict markers, from the lockfile and snapshots');
     const again = await runBuiltCli(['sync'], { cwd: dir, env });
     expect(again.stderr).not.toContain('conflict');
+  });
+
+  it("are never a prompt text that reads like them: no notice for a coding agent's edit format", async () => {
+    const edit = 'Edit {{file}}:\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n|||||||\nend';
+    const folder = await servedFolder({ 'ws/agent/v1.md': edit, 'ws/other/v1.md': 'Other' });
+    const server = await serve({ dir: folder });
+    const dir = await project({ baseUrl: server.url, prompts: ['@ws/agent', '@ws/other'] });
+    expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
+    const modulePath = path.join(dir, 'src/generated/prompts.ts');
+    // Each line that reads like a marker starts with a backslash in the module (`\<` is `<`).
+    expect(await readFile(modulePath, 'utf8')).toContain('\\<<<<<<< SEARCH\nold\n\\=======\nnew\n\\>>>>>>> REPLACE\n\\|||||||\nend');
+    // A sync that rewrites the module (a new version of the other prompt) says nothing of conflicts.
+    await writeFile(path.join(folder, 'ws/other/v2.md'), 'Other, v2');
+    await server.reload();
+    const run = await runBuiltCli(['sync', '--json'], { cwd: dir, env });
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary.written).toContain('src/generated/prompts.ts');
+    expect(summary.conflictedModule).toBeUndefined();
   });
 });

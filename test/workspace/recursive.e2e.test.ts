@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
+import { startServer } from '../../src/server/index.js';
 import { runCliInProcess as runBuiltCli, type ServeProcess, startServe } from '../helpers/cli.js';
 import { removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
@@ -207,5 +208,40 @@ it('one rate budget: two apps over a 5-per-window limit see no 429, the second a
     await tight.stop();
     await removeDir(ws);
     await removeDir(eight);
+  }
+});
+
+it('an app whose glob skipped a refused prompt is not failed: the others commit, and the run exits 3', async () => {
+  const folder = await mkdtemp(path.join(tmpdir(), 'promptlock-mono-refused-'));
+  const ws = await mkdtemp(path.join(tmpdir(), 'promptlock-mono-refused-ws-'));
+  const files: Record<string, string> = {
+    'ws/good/v1.md': 'Good {{name}}',
+    // Two types for one variable (README, "Placeholders"): refused, so a glob skips it.
+    'ws/bad/v1.md': '{{count:number}} and {{count:string}}',
+  };
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(folder, file)), { recursive: true });
+    await writeFile(path.join(folder, file), text);
+  }
+  const server = await startServer({ dir: folder, port: 0 });
+  try {
+    await writeFile(path.join(ws, 'pnpm-workspace.yaml'), 'packages:\n  - apps/*\n');
+    for (const [app, prompts] of Object.entries({ glob: ['@ws/*'], exact: ['@ws/good'] })) {
+      await mkdir(path.join(ws, 'apps', app), { recursive: true });
+      await writeFile(path.join(ws, 'apps', app, 'prompts.config.json'), JSON.stringify({ baseUrl: server.url, prompts }));
+    }
+    const run = await cli(['sync', '--recursive', '--json'], ws);
+    expect(run.code).toBe(3);
+    const results = JSON.parse(run.stdout) as Array<{ app: string; exitCode: number; ok?: boolean; skipped: Array<{ name: string }> }>;
+    expect(results.map((r) => [r.app, r.exitCode, r.ok, r.skipped.map((s) => s.name)])).toEqual([
+      ['apps/exact', 0, true, []],
+      ['apps/glob', 3, true, ['@ws/bad']],
+    ]);
+    const text = await cli(['sync', '--recursive'], ws);
+    expect(text.code).toBe(3);
+    expect(text.stderr).toContain('sync --recursive: 2 apps, 2 ok, 0 failed');
+  } finally {
+    await server.close();
+    for (const dir of [folder, ws]) await removeDir(dir);
   }
 });

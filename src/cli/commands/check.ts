@@ -6,6 +6,7 @@ import type { SyncClient } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
 import { action, type CliRuntime } from '../action.js';
 import type { CommandContext } from '../context.js';
+import { printPlaceholderNotes } from '../placeholder-notes.js';
 
 export function registerCheck(program: Command, runtime: CliRuntime): void {
   program
@@ -53,16 +54,25 @@ async function checkProject(
   const lines = result.problems.map(describeProblem);
   if (ctx.globals.json) {
     // `problems`: the lines as printed; `details`: the same problems as { code, subject, message, fix }.
-    ctx.logger.json({ command: 'check', ok: lines.length === 0, checked: result.checked, problems: lines, details: result.problems });
+    ctx.logger.json({
+      command: 'check',
+      ok: lines.length === 0,
+      checked: result.checked,
+      problems: lines,
+      details: result.problems,
+      placeholders: result.placeholders,
+    });
   } else if (opts.format === 'github') {
     await printForGithub(ctx, config, result);
   } else if (result.problems.length === 0) {
     ctx.logger.success(
       `${pluralise(result.checked, 'prompt')} checked: lockfile, snapshots and module agree${opts.remote ? ' with the service' : ''}`,
     );
+    printPlaceholderNotes(ctx, result.placeholders);
   } else {
     ctx.logger.error(`check found ${pluralise(result.problems.length, 'problem')}:`);
     for (const line of lines) ctx.logger.info(`  - ${line}`);
+    printPlaceholderNotes(ctx, result.placeholders);
   }
   return result.problems.length === 0 ? 0 : 1;
 }

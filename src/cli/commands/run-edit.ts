@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { addPromptToConfig, locateConfigFile, type PromptEdit, removePromptFromConfig } from '../../config/edit/index.js';
 import { parsePromptEntry } from '../../config/prompt-entry.js';
+import { SKIPPED_EXIT_CODE } from '../../errors.js';
 import { writeFileAtomic } from '../../util/write-file-atomic.js';
 import type { CommandContext } from '../context.js';
 import { runSyncCommand } from './run-sync.js';
@@ -31,7 +32,8 @@ async function syncAfterEdit(ctx: CommandContext, edit: PromptEdit, original: Bu
     await restore();
     throw error;
   }
-  if (code !== 0) await restore();
+  // A glob's sync that skipped a refused prompt landed the rest: the entry stays.
+  if (code !== 0 && code !== SKIPPED_EXIT_CODE) await restore();
   return code;
 }
 
@@ -62,7 +64,7 @@ export async function runEdit(
   }
   const code = await syncAfterEdit(ctx, result, original);
   // Said once the sync succeeded: a failed sync puts the config back, so nothing was added.
-  if (code === 0 && result.changed) describeEdit(ctx, result);
+  if ((code === 0 || code === SKIPPED_EXIT_CODE) && result.changed) describeEdit(ctx, result);
   return code;
 }
 

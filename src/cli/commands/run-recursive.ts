@@ -2,11 +2,12 @@
  * `--recursive` for sync, generate, check and diff (README, "Monorepos"): the command runs in every
  * app of the workspace with one shared client, and reports per app: a heading and the app's own
  * lines beneath it, then one line for the whole run; with --json one array, an entry per app.
- * Exit 1 when any app failed (its config included); 2 only for the command's own usage errors.
+ * Exit 1 when any app failed (its config included); 3 when none failed but a sync skipped a refused
+ * prompt; 2 only for the command's own usage errors.
  */
 import type { ConfigConflictResolution } from '../../config/edit/resolve-conflict.js';
 import type { ResolvedConfig } from '../../config/types.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError, SKIPPED_EXIT_CODE } from '../../errors.js';
 import { eachApp } from '../../library.js';
 import type { SyncClient } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
@@ -66,7 +67,9 @@ export async function runRecursive(ctx: CommandContext, command: string, runApp:
     const exitCode = reportError(error, logger, ctx.globals.verbose);
     return { exitCode, json: jsonFailure(command, exitCode, error) };
   }
-  const failed = results.filter((r) => r.exitCode !== 0);
+  // An app whose sync skipped a refused prompt landed the rest: not failed, but the run says so (exit 3).
+  const failed = results.filter((r) => r.exitCode !== 0 && r.exitCode !== SKIPPED_EXIT_CODE);
+  const skipped = results.some((r) => r.exitCode === SKIPPED_EXIT_CODE);
   if (ctx.globals.json) {
     ctx.logger.json(
       results.map((r) => ({
@@ -74,7 +77,7 @@ export async function runRecursive(ctx: CommandContext, command: string, runApp:
         dir: r.app.relativeDir,
         exitCode: r.exitCode,
         ...(r.json && typeof r.json === 'object' ? r.json : {}),
-        ...(r.exitCode !== 0 ? { ok: false } : {}),
+        ...(r.exitCode !== 0 && r.exitCode !== SKIPPED_EXIT_CODE ? { ok: false } : {}),
       })),
     );
   } else {
@@ -83,7 +86,7 @@ export async function runRecursive(ctx: CommandContext, command: string, runApp:
     if (failed.length === 0) ctx.logger.success(line);
     else ctx.logger.error(`${line}: ${failed.map((r) => `${r.app.name} (${r.app.relativeDir})`).join(', ')}`);
   }
-  return failed.length === 0 ? 0 : 1;
+  return failed.length > 0 ? 1 : skipped ? SKIPPED_EXIT_CODE : 0;
 }
 
 /** Names pick prompts of one config: across apps they would mean different things. */

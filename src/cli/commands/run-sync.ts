@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/types.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError, SKIPPED_EXIT_CODE } from '../../errors.js';
 import { loadProject, sync } from '../../library.js';
 import { apiKeyFromEnv, redact } from '../../secrets.js';
 import type { MergeDecision } from '../../store/lockfile-merge.js';
@@ -13,6 +13,7 @@ import type { SyncClient, SyncResult } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
 import { callerOf, describeConflictResolution, projectOf } from '../caller.js';
 import type { CommandContext } from '../context.js';
+import { printPlaceholderNotes } from '../placeholder-notes.js';
 import { createProgress } from '../progress.js';
 
 export interface SyncCommandOptions {
@@ -42,6 +43,7 @@ function summary(result: SyncResult, rootDir: string, report: PullRequestReport,
     unchanged: result.unchanged,
     breaking: result.breaking.map(({ name, change }) => ({ name, ...change, message: describeBreaking(change) })),
     skipped: result.skipped,
+    placeholders: result.placeholders,
     warnings: result.warnings,
     fetched: result.fetched,
     savedByList: result.savedByList,
@@ -72,7 +74,7 @@ async function reportOf(result: SyncResult, config: ResolvedConfig, typecheck: A
     import('../../sync/compile-errors.js'),
   ]);
   const names = new Set([...result.added, ...result.changed, ...result.removed].map((c) => c.name));
-  const diffs = diffPrompts(result.before, result.after, names);
+  const diffs = diffPrompts(result.before, result.after, names, result.breaking);
   const snapshotsDir = path.relative(config.rootDir, config.snapshotsDir).split(path.sep).join('/') || '.';
   return pullRequestReport(diffs, result, { snapshotsDir, ...(typecheck ? { breakingNotes: compileErrorsSection(typecheck) } : {}) });
 }
@@ -155,9 +157,11 @@ async function syncProject(
   const publish = options.report !== undefined || Boolean(ctx.io.env.GITHUB_OUTPUT);
   const report = publish || ctx.globals.json ? await reportOf(result, config, typecheck) : undefined;
   if (report && publish) await publishReport(ctx, report, options.report);
+  // A prompt refused and skipped: what the config asks for did not all land (README, "Commands").
+  const exitCode = result.skipped.some((skip) => skip.refused) ? SKIPPED_EXIT_CODE : 0;
   if (report && ctx.globals.json) {
     ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir, report, typecheck) });
-    return 0;
+    return exitCode;
   }
   const { colors } = ctx.logger;
   if (result.resolvedConflict) {
@@ -182,7 +186,7 @@ async function syncProject(
   if (touched === 0 && result.written.length === 0 && result.deleted.length === 0) {
     ctx.logger.success(`${pluralise(result.prompts, 'prompt')} up to date, no file changed (${requests}, ${seconds} s)`);
     printSkipped(ctx, result);
-    return 0;
+    return exitCode;
   }
   ctx.logger.success(
     `Synced ${pluralise(result.prompts, 'prompt')} in ${seconds} s: ${result.added.length} added, ${result.changed.length} changed, ${result.removed.length} removed, ${result.unchanged} unchanged (${requests})`,
@@ -199,11 +203,12 @@ async function syncProject(
     if (change) ctx.logger.info(`      breaking: ${describeBreaking(change)}`);
   }
   for (const r of result.renamed) ctx.logger.warn(`${r.name} is now exported as ${r.to} (was ${r.from}): update its imports`);
+  printPlaceholderNotes(ctx, result.placeholders);
   if (typecheck) printTypecheck(ctx, typecheck);
   else if (options.typecheck && touched > 0) ctx.logger.info("No prompt function's parameter changed: the app was not type-checked.");
   printSkipped(ctx, result);
   ctx.logger.verbose(`wrote ${result.written.length} files, deleted ${result.deleted.length}`);
-  return 0;
+  return exitCode;
 }
 
 /** The app's type-check after a breaking sync: its errors, file and line first, as the pull request lists them. */
@@ -229,10 +234,16 @@ function describeDecision(d: MergeDecision): string {
   return `${d.kept}${d.other ? `, over ${d.other}` : ''}: ${d.reason}`;
 }
 
-/** One line per prompt a glob matched and the sync left out (a package with only a draft, or no draft for `:draft`). */
+/**
+ * One line per prompt a glob matched and the sync left out: a package with only a draft, or a
+ * prompt refused (a warning, with the field and line, and the version it stays locked at).
+ */
 function printSkipped(ctx: CommandContext, result: SyncResult): void {
-  for (const { name, reason } of result.skipped) {
-    const fix = reason === 'no published version yet' ? `; add "${name}:draft" to follow its draft` : '';
-    ctx.logger.info(`skipped ${name}: ${reason}${fix}`);
+  for (const skip of result.skipped) {
+    const where = skip.field ? ` (${skip.field}${skip.line === undefined ? '' : ` line ${skip.line}`})` : '';
+    const kept = skip.kept ? `; it stays locked at ${skip.kept}` : '';
+    const line = `skipped ${skip.name}${where}: ${skip.reason}${kept}${skip.fix ? `; ${skip.fix}` : ''}`;
+    if (skip.refused) ctx.logger.warn(line);
+    else ctx.logger.info(line);
   }
 }
