@@ -12,6 +12,7 @@
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
 import { readLockedPrompts } from '../store/read-store.js';
+import { snapshotIntegrity } from '../store/snapshot-format.js';
 import { displayPath } from '../util/display-path.js';
 import { VERSION } from '../version.js';
 import { type FileWatcher, watchFiles } from '../watch/watch-files.js';
@@ -62,7 +63,13 @@ async function readCatalog(config: ResolvedConfig, log: McpServerOptions['log'])
     { lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, limits: config.limits },
     { mismatched },
   );
-  const catalog = new PromptCatalog(prompts);
+  // A snapshot edited by hand is served as generate builds it: its text, and its own integrity
+  // (the reviewed one is the lockfile's; docs/traces.md).
+  const edited = new Set(mismatched);
+  const served = prompts.map((item) =>
+    edited.has(item.name) ? { ...item, entry: { ...item.entry, integrity: snapshotIntegrity(item.prompt) } } : item,
+  );
+  const catalog = new PromptCatalog(served);
   for (const name of mismatched)
     log.warn(`${name}: its snapshot differs from the lockfile (edited by hand?); served as it is, as \`generate\` builds it`);
   for (const { name, reason } of catalog.refused) log.warn(`${name} is not served: ${reason}`);

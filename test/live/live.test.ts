@@ -188,7 +188,8 @@ describe('placeholders kept as text (README, "Placeholders")', () => {
     const values = { start: 'Mon', end: 'Fri', '#each items': 'x', this: 'y' };
     const first = await prompts['@acme/range']!(values);
     expect(first.content).toBe('From Mon to {{end}} {{#each items}}{{this}}{{/each}}');
-    expect(first).toEqual(setup.module.prompts['@acme/range']!(values));
+    const committed = setup.module.prompts['@acme/range']!(values);
+    expect(first).toEqual({ ...committed, provenance: { ...committed.provenance, source: 'live', reviewedVersion: 'v1' } });
     // {{end}} is still text by the lockfile's reading: no new variable, so v2 is served.
     await setup.publish('@acme/range', 'v2', 'Now {{start}} until {{end}}!');
     const updated = nextEvent(events, 'update', '@acme/range');
