@@ -6,13 +6,17 @@ import type { CommandContext } from '../context.js';
 
 /**
  * The answer as text: the prompt and version, each commit that locked or released the text, and
- * the pull request's body of each that locked it. Commit messages and author names are text from
- * outside: each is cleaned here, before the CLI's own colours go around it.
+ * the pull request's body of each that locked it. Commit messages, author names and what a lockfile
+ * of the history says are text from outside: each is cleaned here, before the CLI's own colours go
+ * around it (docs/security.md, "Text from outside in logs").
  */
 function describe(ctx: CommandContext, result: WhichResult): string {
   const { colors } = ctx.logger;
   const short = (commit: string) => commit.slice(0, 12);
-  const lines = [`${result.integrity} is the reviewed text of ${result.name} ${result.version} (${result.lockfile}):`, ''];
+  const lines = [
+    `${result.integrity} is the reviewed text of ${terminalText(`${result.name} ${result.version} (${result.lockfile})`)}:`,
+    '',
+  ];
   for (const c of result.commits) {
     const what = c.change === 'locked' ? colors.green('locked  ') : colors.yellow('released');
     lines.push(`  ${what} ${colors.bold(short(c.commit))} ${c.date.slice(0, 10)} ${terminalText(c.subject)} (${terminalText(c.author)})`);
