@@ -99,7 +99,9 @@ export async function generate(options: GenerateRunOptions): Promise<GenerateRes
   const built =
     edited.size === 0
       ? prompts
-      : prompts.map((item) => (edited.has(item.name) ? { ...item, entry: { ...item.entry, integrity: snapshotIntegrity(item.prompt) } } : item));
+      : prompts.map((item) =>
+          edited.has(item.name) ? { ...item, entry: { ...item.entry, integrity: snapshotIntegrity(item.prompt) } } : item,
+        );
   const files = generateModuleFiles(built, { outputPath, omit: options.omit, memo: options.cache?.functions });
   let written = false;
   try {
