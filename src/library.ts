@@ -9,6 +9,8 @@ import { existsSync } from 'node:fs';
 import type { ClientEvent } from './api/index.js';
 import type { ConfigConflictResolution } from './config/edit/resolve-conflict.js';
 import type { ResolvedConfig } from './config/types.js';
+import type { WhichResult } from './history/which.js';
+import type { McpServerHandle, McpServerOptions } from './mcp/mcp-server.js';
 import { basePackageName, parsePackageName } from './package-name.js';
 import type { AppTypecheck, CompileError } from './sync/compile-errors.js';
 import type { PromptDiff } from './sync/diff-prompts.js';
@@ -328,6 +330,32 @@ export async function callDiff(options: DiffOptions, caller: Caller): Promise<Di
   const result = await run({ config, connect, dryRun: true, ...(names.length ? { names } : {}) });
   const changes = diffPrompts(result.before, result.after, diffNameFilter(names), result.breaking);
   return { changes, text: formatDiffText(changes), markdown: formatDiffMarkdown(changes) };
+}
+
+/** What `promptlock which` found (src/history/which.ts). */
+export type { WhichResult };
+
+/**
+ * `promptlock which`: the commits whose lockfile holds the reviewed text a trace names (its
+ * integrity, or a prompt and version), and the pull request's body that locked it (docs/traces.md).
+ */
+export async function which(query: string, options: ProjectOptions = {}, caller: Caller = {}): Promise<WhichResult> {
+  const config = caller.config ?? (await loadProject(options, caller));
+  const { whichCommits } = await import('./history/which.js');
+  return whichCommits(query, { lockfilePath: config.lockfilePath });
+}
+
+/**
+ * `promptlock mcp`: the locked prompts as an MCP prompt server on `input`/`output` (stdio),
+ * following the store; each config edit is loaded as the first config was (docs/mcp.md).
+ */
+export async function mcp(
+  options: ProjectOptions,
+  settings: Omit<McpServerOptions, 'loadConfig'>,
+  caller: Caller = {},
+): Promise<McpServerHandle> {
+  const { startMcpServer } = await import('./mcp/mcp-server.js');
+  return startMcpServer({ ...settings, loadConfig: () => loadProject(options, caller) });
 }
 
 /** What `watch` takes besides the project: see WatchOptions (src/watch/watch.ts). */

@@ -18,6 +18,12 @@ import type { PlaceholderNote } from './placeholder-notes.js';
 import type { PullRequestReport, SkippedPrompt, SyncResult } from './types.js';
 
 /**
+ * How every report's text begins, after its heading. `promptlock which` knows a commit message or a
+ * squashed pull request that carries a report by it (src/history/which.ts, docs/traces.md).
+ */
+export const REPORT_OPENING = 'This pull request was opened by `promptlock sync --report`';
+
+/**
  * GitHub refuses a pull-request body over 65,536 characters; the rest of the room is left for
  * the note that says what was left out.
  */
@@ -152,7 +158,7 @@ export function pullRequestReport(
   const title = titleOf(diffs);
   // Every text from the service is code (src/util/markdown-text.ts; docs/security.md).
   const head: string[] = [`## ${titleOf(diffs, codeSpan)}`, ''];
-  head.push(`This pull request was opened by \`promptlock sync --report\`: the prompts below were published in the prompt service.`);
+  head.push(`${REPORT_OPENING}: the prompts below were published in the prompt service.`);
   head.push('Review the texts as you would code; merging ships exactly what is shown here.', '');
   if (breakingDiffs.length > 0) {
     head.push('### Breaking changes', '');

@@ -271,6 +271,10 @@ describe.runIf(BUILT)('the update job, run from the file in a fresh clone', () =
       'prompts/acme/welcome.json',
       MODULE,
     ]);
+    // From a trace back to this review: the commit carries the pull request's body, which `which` shows.
+    const which = await sh('npx promptlock which @acme/support-reply@v2 --json', clone);
+    expect(which.code, which.stderr).toBe(0);
+    expect(JSON.parse(which.stdout).commits[0]).toMatchObject({ subject: 'Update 2 prompts (1 breaking)', pullRequestBody: body });
 
     // The next scheduled run, on the branch as merged: nothing new (flaky still skipped), no body, no pull request step.
     const quiet = await runJob(workflow, 'update', { ...run, contexts, only: ['sync'] });

@@ -29,6 +29,8 @@ function sectionBlocks(readme: string, heading: string): string[] {
 const PATHS = {
   promptlock: [path.join(ROOT, 'src/index.ts')],
   'promptlock/live': [path.join(ROOT, 'src/live/index.ts')],
+  'promptlock/messages': [path.join(ROOT, 'src/integrations/messages.ts')],
+  'promptlock/otel': [path.join(ROOT, 'src/integrations/otel.ts')],
   'promptlock/*': [path.join(ROOT, 'src/plugin/*.ts')],
 };
 

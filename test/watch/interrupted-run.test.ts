@@ -61,7 +61,8 @@ it('watch does on its first regenerate what generate does with an interrupted sy
   await handle.close();
 
   expect(said.watch).toEqual(said.generate);
-  if (failed === undefined) expect(handle.stats.generates).toBe(1);
+  // The files the first regenerate applied may bring a second one before the close: same result.
+  if (failed === undefined) expect(handle.stats.generates).toBeGreaterThanOrEqual(1);
   else expect(warned).toEqual([expect.stringContaining(failed)]);
   expect(await workFolder(twinB)).toEqual(await workFolder(twinA));
   expect(await storeTree(twinB)).toEqual(await storeTree(twinA));
