@@ -45,12 +45,12 @@ async function checkProject(
   connect: (() => Promise<SyncClient>) | undefined,
   opts: CheckFlags,
 ): Promise<number> {
-  const [{ check }, { describeProblem }, { callerOf }] = await Promise.all([
+  const [{ callCheck }, { describeProblem }, { callerOf }] = await Promise.all([
     import('../../library.js'),
     import('../../sync/check.js'),
     import('../caller.js'),
   ]);
-  const result = await check({ remote: opts.remote, typecheck: opts.typecheck }, { ...callerOf(ctx), config, connect });
+  const result = await callCheck({ remote: opts.remote, typecheck: opts.typecheck }, { ...callerOf(ctx), config, connect });
   const lines = result.problems.map(describeProblem);
   if (ctx.globals.json) {
     // `problems`: the lines as printed; `details`: the same problems as { code, subject, message, fix }.
