@@ -1,4 +1,4 @@
-// The public surface of promptlock (README, "Programmatic API"): sync, generate, check, diff,
+// The public surface of promptlock (docs/api.md): sync, generate, check, diff,
 // startServer and defineConfig with their types, and the named errors. Nothing internal: the
 // bundler plugin is promptlock/vite (…/webpack, …/rollup, …/esbuild, …/rspack).
 

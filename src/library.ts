@@ -1,5 +1,5 @@
 /**
- * The programmatic API (README, "Programmatic API"): `sync`, `generate`, `check` and `diff` find
+ * The programmatic API (docs/api.md): `sync`, `generate`, `check` and `diff` find
  * and load the config as the CLI does (from `cwd`, or the file `config` names), take the API key
  * from `env`, and return what the CLI reports. They never print and never exit: failures are the
  * named errors of src/errors.ts, with the exit code the CLI would use in `exitCode`.
@@ -44,7 +44,7 @@ export interface SyncOptions extends ProjectOptions {
   onEvent?: ((event: SyncEvent) => void) | undefined;
   /**
    * Build the pull-request body of what this sync changed into `result.report` (`sync --report`,
-   * README "Prompt updates as pull requests"): title, breaking changes first, skipped prompts,
+   * docs/ci.md): title, breaking changes first, skipped prompts,
    * placeholders kept as text, each prompt's diff.
    */
   report?: boolean | undefined;
@@ -228,7 +228,7 @@ export async function eachApp<T>(options: EachAppOptions<T>, caller: Caller, run
 }
 
 /**
- * `promptlock sync --recursive`: syncs every app of the workspace (README, "Monorepos") over one
+ * `promptlock sync --recursive`: syncs every app of the workspace (docs/cli.md, "Monorepos") over one
  * shared client that lists once and fetches each prompt version once for the run. An app that
  * fails is in `apps` with its error; the others commit. Throws ConfigError only when there is no
  * workspace, or no app in it.

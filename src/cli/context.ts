@@ -12,7 +12,7 @@ export interface CliIO {
   cwd: string;
 }
 
-/** Flags every command takes (README.md, "Commands"). */
+/** Flags every command takes (docs/cli.md). */
 interface GlobalOptions {
   config?: string;
   json: boolean;

@@ -6,7 +6,7 @@
  */
 
 /**
- * Where a rendered prompt's text comes from (README, "Provenance"), as every generated function
+ * Where a rendered prompt's text comes from (README, "Where a rendered prompt goes"), as every generated function
  * and `promptlock/live` return it in `provenance`. Declared here as well as in the generated module
  * (which imports nothing): the two are the same shape.
  */

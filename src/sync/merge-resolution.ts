@@ -88,7 +88,7 @@ export function exactSelector(version: string): string {
  * A merge can bring two prompts locked under the same export name (each branch added one whose
  * slug makes it). The prompt whose package name sorts first keeps the name; the other loses its
  * recorded name, so the naming rules give it a new one that the summary reports as a rename
- * (README, "The generated module"). Returns the lockfile without those names, and what was dropped.
+ * (docs/generated-module.md). Returns the lockfile without those names, and what was dropped.
  */
 export function dropClashingExportNames(lockfile: Lockfile): { lockfile: Lockfile; dropped: Array<{ name: string; exportName: string }> } {
   const owner = new Map<string, string>();

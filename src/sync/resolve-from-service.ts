@@ -315,7 +315,7 @@ class ServiceResolution {
     const placeholders = readingFor(config.placeholders, target.name);
     // `sync --refetch <names…>` gets the named prompts whatever is on disk, pinned ones too: a
     // snapshot forged together with its lock entry is replaced by what the service has (the fix
-    // `check --remote` names). A full `--refetch` keeps pinned prompts as locked (README, "Commands").
+    // `check --remote` names). A full `--refetch` keeps pinned prompts as locked (docs/cli.md).
     const refetchNamed = options.refetch === true && this.partial;
     if (!unconfirmed && !refetchNamed && (exact || proven)) {
       const kept = await this.keepFromSnapshot(target, locked!, proven);

@@ -71,7 +71,7 @@ export interface SyncRunOptions {
  * Why a target is asked for at exactly one version instead of what its selector answers today
  * (src/sync/merge-resolution.ts):
  * - `pinned`: its selector is that version, locked before: kept from its intact snapshot, never
- *   fetched again (README, "Selectors");
+ *   fetched again (docs/cli.md, "Configuration");
  * - `merged`: a lockfile merged from a git conflict holds it: kept from its intact snapshot, else
  *   fetched at exactly that version, never at what a floating selector answers now;
  * - `confirm`: only one side of the merge locked it, or the sides locked it with two texts: fetched
@@ -159,7 +159,7 @@ export interface SkippedPrompt {
   reason: string;
   /** What to do about it. */
   fix?: string;
-  /** Refused by the grammar or a limit: `sync` exits 3 (README, "Commands"). */
+  /** Refused by the grammar or a limit: `sync` exits 3 (docs/cli.md). */
   refused?: true;
   /** The field refused (`content`, `version`…) and, in a text, the line. */
   field?: string;

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DTS = path.join(ROOT, 'dist/index.d.ts');
 
-/** What the package root exports (README, "Programmatic API"). */
+/** What the package root exports (docs/api.md). */
 const EXPORTED = [
   'AggregatePromptlockError',
   'AppSyncResult',

@@ -1,5 +1,5 @@
 /**
- * The README's "Bundler plugin" and "Programmatic API" examples type-check (strict) against this
+ * The README's "Bundler plugin" and docs/api.md's examples type-check (strict) against this
  * repository's sources, `promptlock` mapped to src/index.ts and `promptlock/<bundler>` to
  * src/plugin/: an example can't drift from the API it documents. Every ```ts snippet of README.md
  * and docs/*.md also type-checks under the tsconfig `tsc --init` writes (with
@@ -112,7 +112,8 @@ function allSnippets(): Array<{ name: string; source: string }> {
 describe('README examples', () => {
   it('of the bundler plugin and of every programmatic API function type-check', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const blocks = [...sectionBlocks(readme, 'Bundler plugin'), ...sectionBlocks(readme, 'Programmatic API')];
+    const api = readFileSync(path.join(ROOT, 'docs/api.md'), 'utf8');
+    const blocks = [...sectionBlocks(readme, 'Bundler plugin'), ...[...api.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!)];
     const joined = blocks.join('\n');
     for (const name of ['sync(', 'generate(', 'check(', 'diff(', 'startServer(', "from 'promptlock/vite'"]) expect(joined).toContain(name);
     expect(typeErrors(blocks)).toEqual([]);

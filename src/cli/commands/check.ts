@@ -80,7 +80,7 @@ async function checkProject(
 /**
  * `--format github`: one `::error file=…,line=…,title=promptlock::…` workflow command per problem
  * on stdout, where GitHub shows it on the line it concerns; a table of them in the job summary
- * when `GITHUB_STEP_SUMMARY` is set (README, "Prompt updates as pull requests").
+ * when `GITHUB_STEP_SUMMARY` is set (docs/ci.md).
  */
 async function printForGithub(ctx: CommandContext, config: ResolvedConfig, result: CheckResult): Promise<void> {
   const [{ annotation, writeStepSummary }, { locateProblems }, { describeProblem }, { tableCell }] = await Promise.all([

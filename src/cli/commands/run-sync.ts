@@ -20,11 +20,11 @@ export interface SyncCommandOptions {
   frozen?: boolean;
   withFiles?: boolean;
   renameExports?: boolean;
-  /** Every app of the workspace (README, "Monorepos"). */
+  /** Every app of the workspace (docs/cli.md, "Monorepos"). */
   recursive?: boolean;
   /** Fetch every prompt, even those the list proves unchanged. */
   refetch?: boolean;
-  /** Write the pull-request body for what changed to this file (README, "Prompt updates as pull requests"). */
+  /** Write the pull-request body for what changed to this file (docs/ci.md). */
   report?: string;
   /** After a breaking change, type-check the app and list its compile errors (docs/ci.md). */
   typecheck?: boolean;
@@ -138,7 +138,7 @@ async function syncProject(
   }
   const { report, typecheck } = result;
   if (report && publish) await publishReport(ctx, report, options.report);
-  // A prompt refused and skipped: what the config asks for did not all land (README, "Commands").
+  // A prompt refused and skipped: what the config asks for did not all land (docs/cli.md).
   const exitCode = result.skipped.some((skip) => skip.refused) ? SKIPPED_EXIT_CODE : 0;
   if (report && ctx.globals.json) {
     ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir, report) });

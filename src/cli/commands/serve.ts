@@ -194,7 +194,7 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
         );
         // What a project's .env needs to sync from here (README, Quickstart); the key only if it is the public test key.
         logger.info(
-          `To sync a project from it, put these lines in its .env:\nPROMPTLOCK_BASE_URL=${server.url}\nPROMPTLOCK_API_KEY=${flags.key.length === 0 ? LOCAL_TEST_KEY : '<one of the --key values>'}`,
+          `To sync a project from it, put these lines in its .env.local:\nPROMPTLOCK_BASE_URL=${server.url}\nPROMPTLOCK_API_KEY=${flags.key.length === 0 ? LOCAL_TEST_KEY : '<one of the --key values>'}`,
         );
         const signal = await stopped;
         logger.info(`${signal}: stopping`);
