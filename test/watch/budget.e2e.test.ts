@@ -86,8 +86,8 @@ async function watchFor(polls: number, intervalSeconds: number, limitPerMinute: 
 }
 
 describe.concurrent('watch polling budget (100 floating prompts)', () => {
-  it('--rate-limit 300, every second: no more requests than the polls were allowed (1 each, 60 a minute)', async () => {
-    const { server, handle, budget } = await watchFor(5, 1, 300);
+  it('--rate-limit 300, every half second: no more requests than the polls were allowed (1 each, 60 a minute)', async () => {
+    const { server, handle, budget } = await watchFor(5, 0.5, 300);
     expect(budget).toEqual({ perMinute: 60, perPoll: 1 });
     expect(server.stats.requests).toBe(handle.stats.requests);
     expect(server.stats.requests).toBeGreaterThan(0);
@@ -96,8 +96,9 @@ describe.concurrent('watch polling budget (100 floating prompts)', () => {
   });
 
   it('polls faster than the minute allows: the sliding window stops them at the per-minute budget', async () => {
-    // 0.1 s polls at 1 request each would be 600 a minute; the budget is 60.
-    const { server, handle, budget } = await watchFor(90, 0.1, 300);
+    // 0.1 s polls at 1 request each would be 600 a minute; the budget is 20: 30 polls would send 30.
+    const { server, handle, budget } = await watchFor(30, 0.1, 100);
+    expect(budget).toEqual({ perMinute: 20, perPoll: 1 });
     expect(server.stats.requests).toBe(handle.stats.requests);
     expect(server.stats.requests).toBeLessThanOrEqual(budget.perMinute);
     expect(server.stats.requests).toBeGreaterThanOrEqual(budget.perMinute - 5);
