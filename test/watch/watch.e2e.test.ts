@@ -2,7 +2,8 @@
  * `promptlock watch`, the built CLI, against the real local service on loopback: a snapshot edit
  * regenerates the module, a published version reaches it within one poll, an outage keeps the last
  * good module and recovers, config edits (good and bad) are picked up. Every watch is stopped with
- * SIGINT by PID and must exit 0 and be gone. Run `npx tsup` first.
+ * SIGINT by PID and must exit 0 and be gone. Run `npx tsup` first. The cases run at the same time:
+ * each has its own service, project and watch process, and most of their time is waiting for polls.
  */
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -65,7 +66,7 @@ afterAll(async () => {
   await Promise.all(dirs.map(removeDir));
 });
 
-describe('promptlock watch (built CLI)', () => {
+describe.concurrent('promptlock watch (built CLI)', () => {
   it('syncs at start, and regenerates the module from a hand-edited snapshot (as generate does), saying it no longer matches the lockfile', async () => {
     const { server } = await serve(3);
     const dir = await project(server, ['@bulk/*']);
