@@ -37,6 +37,12 @@ export interface SyncOptions extends ProjectOptions {
   refetch?: boolean | undefined;
   /** Download file context items next to the snapshots. Default: the config's `contextFiles`. */
   withFiles?: boolean | undefined;
+  /**
+   * After an entry left the config (`promptlock remove`): drop the prompts no entry asks for any
+   * more, with their snapshots and context files, and regenerate the module; every other prompt
+   * stays as locked, and no request is sent unless a kept prompt is now asked for at another selector.
+   */
+  removeUnrequested?: boolean | undefined;
   /** Progress: the phases (list, fetch, write) and each prompt done. */
   onEvent?: ((event: SyncEvent) => void) | undefined;
 }
@@ -170,6 +176,7 @@ export async function sync(options: SyncOptions = {}, caller: Caller = {}): Prom
     ...(options.withFiles !== undefined ? { withFiles: options.withFiles } : {}),
     ...(options.renameExports ? { renameExports: true } : {}),
     ...(options.refetch ? { refetch: true } : {}),
+    ...(options.removeUnrequested ? { removeUnrequested: true } : {}),
     ...(onEvent ? { onEvent } : {}),
   });
 }

@@ -26,6 +26,7 @@ import { confirmations, dropClashingExportNames, readPreviousLockfile } from './
 import { placeholderNote } from './placeholder-notes.js';
 import { resolveFromLockfile } from './resolve-from-lockfile.js';
 import { resolveFromService } from './resolve-from-service.js';
+import { resolveRemoval } from './resolve-removal.js';
 import { fetchedChanges, planStoreChanges } from './store-changes.js';
 import { storeFilesOf } from './store-files.js';
 import type { FetchedPrompt, LockChanges, PromptChange, ResolvedPrompts, SyncClient, SyncResult, SyncRunOptions } from './types.js';
@@ -81,7 +82,11 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
       ...(confirm ? { confirm } : {}),
       ...(transaction ? { onFetched } : {}),
     };
-    let resolved = options.frozen ? await resolveFromLockfile(inputs) : await resolveFromService(inputs);
+    let resolved = options.frozen
+      ? await resolveFromLockfile(inputs)
+      : options.removeUnrequested
+        ? await resolveRemoval(inputs)
+        : await resolveFromService(inputs);
     // Every prompt keeps its export name; new ones are named around them (README, "The generated
     // module"). `--frozen` writes the lockfile as it is, names or not.
     let renamed: ExportRename[] = [];
@@ -114,7 +119,9 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
     );
     let files = { written: [] as string[], deleted: [] as string[] };
     let conflictedModule: string[] = [];
-    if (transaction) {
+    // A removal before the first sync has nothing to remove from: it writes no lockfile.
+    const nothingLocked = options.removeUnrequested && (await view.readFile(config.lockfilePath)) === undefined;
+    if (transaction && !nothingLocked) {
       options.onEvent?.({ type: 'phase', phase: 'write' });
       const conflicted = await stageTail(transaction, view, config, previous, resolved, after, !resolved.partial && !options.frozen);
       files = await transaction.commit();

@@ -62,6 +62,11 @@ export interface SyncRunOptions {
   renameExports?: boolean;
   /** Get every prompt, even those the list proves unchanged (`sync --refetch`). */
   refetch?: boolean;
+  /**
+   * Drop only what the config no longer asks for, keep every other prompt as locked (`promptlock
+   * remove`, src/sync/resolve-removal.ts).
+   */
+  removeUnrequested?: boolean;
   /** Compute everything, write nothing (for `diff`). */
   dryRun?: boolean;
   onEvent?: (event: SyncEvent) => void;

@@ -29,6 +29,8 @@ export interface SyncCommandOptions {
   report?: string;
   /** After a breaking change, type-check the app and list its compile errors (docs/ci.md). */
   typecheck?: boolean;
+  /** `remove`: drop what the config no longer asks for, nothing else. */
+  removeUnrequested?: boolean;
 }
 
 function summary(result: SyncResult, rootDir: string, report: PullRequestReport, typecheck: AppTypecheck | undefined) {
@@ -142,6 +144,7 @@ async function syncProject(
         withFiles: options.withFiles || undefined,
         renameExports: options.renameExports,
         refetch: options.refetch,
+        removeUnrequested: options.removeUnrequested,
         onEvent: progress.onEvent,
       },
       { ...callerOf(ctx, progress.onWait), config, connect },
