@@ -195,15 +195,11 @@ async function syncProject(
     `Synced ${pluralise(result.prompts, 'prompt')} in ${seconds} s: ${result.added.length} added, ${result.changed.length} changed, ${result.removed.length} removed, ${result.unchanged} unchanged (${requests})`,
   );
   // Breaking changes first, marked as `diff` marks them: callers of these functions no longer compile.
-  const breaking = new Map(result.breaking.map((b) => [b.name, b.change]));
-  const mark = (name: string) => (breaking.has(name) ? `  ${colors.red('BREAKING')}` : '');
   const sign = (kind: string, text: string) =>
     kind === 'added' ? colors.green(text) : kind === 'changed' ? colors.yellow(text) : colors.red(text);
-  const lines = changeList(result, { sign, gap: '  ' }).map(({ name, text }) => ({ name, line: `  ${text}${mark(name)}` }));
-  for (const { name, line } of [...lines.filter((l) => breaking.has(l.name)), ...lines.filter((l) => !breaking.has(l.name))]) {
-    ctx.logger.info(line);
-    const change = breaking.get(name);
-    if (change) ctx.logger.info(`      breaking: ${describeBreaking(change)}`);
+  for (const { text, breaking } of changeList(result, { sign, mark: colors.red, gap: '  ' })) {
+    ctx.logger.info(`  ${text}`);
+    if (breaking) ctx.logger.info(`      breaking: ${breaking}`);
   }
   for (const r of result.renamed) ctx.logger.warn(`${r.name} is now exported as ${r.to} (was ${r.from}): update its imports`);
   printPlaceholderNotes(ctx, result.placeholders);
