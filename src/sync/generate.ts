@@ -56,7 +56,7 @@ export function generateOptionsFor(
 
 /** The warning for each name of `GenerateResult.mismatched`, as generate, watch and the bundler plugin print it. */
 export function mismatchWarning(name: string): string {
-  return `the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. Run \`promptlock sync\` to restore it; \`promptlock check\` fails until then.`;
+  return `the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. Run \`promptlock sync --frozen\` to restore the locked version (or restore it from git); \`promptlock check\` fails until then.`;
 }
 
 export interface GenerateResult {

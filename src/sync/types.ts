@@ -197,6 +197,8 @@ export interface SyncResult extends LockChanges {
   listWithoutVersions: boolean;
   written: string[];
   deleted: string[];
+  /** `sync --frozen`: each snapshot or context file it put back as the lockfile locks it. */
+  restored: RestoredFile[];
   /** Prompts before (a dry run: every one; a sync: those it changed or removed) and after, for `diff` and `--report`. */
   before: Map<string, Prompt>;
   after: Map<string, Prompt>;
@@ -208,6 +210,15 @@ export interface SyncResult extends LockChanges {
   resolvedConflict?: ConflictResolution;
   /** Files of the module that held git conflict markers and were rewritten from lockfile and snapshots. */
   conflictedModule?: string[];
+}
+
+/** A file `sync --frozen` wrote back from the service at the locked version: it was missing, or differed from the lockfile. */
+export interface RestoredFile {
+  name: string;
+  version: string;
+  /** The snapshot or context file (absolute). */
+  file: string;
+  reason: 'missing' | 'differed';
 }
 
 /** One finding of `check`: what is wrong (`code`), about what, in words, and how to fix it. */
