@@ -237,7 +237,18 @@ export async function generate(options: GenerateOptions = {}, caller: Caller = {
   if (caller.emptyWithoutLockfile && !existsSync(config.lockfilePath)) return generateEmpty(config);
   const result = await run({ ...generateOptionsFor(config), ...(caller.cache ? { cache: caller.cache } : {}) });
   for (const name of result.mismatched) caller.onEvent?.({ type: 'warn', message: mismatchWarning(name) });
+  await warnOfCompiledBeside(config, caller);
   return result;
+}
+
+/** Warns of a compiled `.js` older than the module beside it, which a bundler would take instead (generate, check, the plugin). */
+async function warnOfCompiledBeside(config: ResolvedConfig, caller: Caller): Promise<void> {
+  const [{ staleCompiledModule }, { staleCompiledWarning }] = await Promise.all([
+    import('./store/compiled-beside.js'),
+    import('./sync/generate.js'),
+  ]);
+  const stale = await staleCompiledModule(config.outputPath);
+  if (stale) caller.onEvent?.({ type: 'warn', message: staleCompiledWarning(stale, config.outputPath, config.rootDir) });
 }
 
 /** Before the first sync: the module with no prompts (it type-checks, `prompts` is empty). */
@@ -257,7 +268,9 @@ async function generateEmpty(config: ResolvedConfig): Promise<GenerateResult> {
 export async function check(options: CheckOptions = {}, caller: Caller = {}): Promise<CheckResult> {
   const { config, connect } = await projectOf(options, caller);
   const { check: run } = await import('./sync/check.js');
-  return run({ config, remote: Boolean(options.remote), connect, typecheck: options.typecheck !== false });
+  const result = await run({ config, remote: Boolean(options.remote), connect, typecheck: options.typecheck !== false });
+  await warnOfCompiledBeside(config, caller);
+  return result;
 }
 
 /** The prompt names `diff` keeps for `names` given with or without a selector. */

@@ -140,6 +140,8 @@ it('runs the Quickstart as written in a new npm app with tsc --init: tsc passes 
     `${importLine}\n\nconsole.log(supportReply({ customer_name: 'Ada', topic: 'a late refund' }).content);\n`,
   );
   await sh('npx tsc');
-  const rendered = await sh('node src/index.js');
+  // The compiled app goes to the outDir the Quickstart gives, never beside the generated module.
+  await expect(access(path.join(app, 'src/generated/prompts.js'))).rejects.toThrow(/ENOENT/);
+  const rendered = await sh('node dist/src/index.js');
   expect(rendered.stdout).toBe('Hello Ada, thanks for writing about a late refund.\n');
 });
