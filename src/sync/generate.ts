@@ -109,7 +109,7 @@ export async function generate(options: GenerateRunOptions): Promise<GenerateRes
     for (const file of files) written = (await writeIfChanged(file.path, file.content, options.rootDir)) || written;
   } catch (error) {
     if (error instanceof PromptlockError) throw error; // refused by the path guard, which says why
-    throw new PromptlockError(`Cannot write the module to ${displayPath(outputPath)}: ${(error as Error).message}`, {
+    throw new PromptlockError(`Cannot write the module to ${displayPath(outputPath, options.rootDir)}: ${(error as Error).message}`, {
       hint: 'Check the "output" option of the config and that its folder is writable.',
       cause: error,
     });
