@@ -20,11 +20,14 @@ const LAYERS = {
   sync: '^src/sync/',
   watch: '^src/watch/',
   workspace: '^src/workspace/',
+  history: '^src/history/',
+  mcp: '^src/mcp/',
   library: '^src/library\\.ts$',
   init: '^src/init/',
   plugin: '^src/plugin/',
   server: '^src/server/',
   live: '^src/live/',
+  integrations: '^src/integrations/',
   index: '^src/index\\.ts$',
   cli: '^src/cli/',
 };
@@ -42,11 +45,17 @@ const ALLOWED = {
   sync: [['root', 'util', 'template', 'types', 'config', 'store', 'codegen'], 'the pipeline; its client is injected, so never api/'],
   watch: [['root', 'util', 'types', 'config', 'store', 'sync'], 'file watching and polling'],
   workspace: [['root', 'util', 'types', 'config', 'api', 'sync'], 'every app of a monorepo over one shared client'],
-  library: [['root', 'types', 'config', 'store', 'codegen', 'api', 'sync', 'watch', 'workspace'], 'the front door: wires config, client and recovery for the CLI, the plugin and watch'],
+  history: [['root', 'util', 'sync'], 'the lockfile\'s history in git (promptlock which): git log and cat-file, read only'],
+  mcp: [['root', 'util', 'template', 'types', 'config', 'store', 'watch'], 'promptlock mcp: the locked prompts to MCP clients, following the store'],
+  library: [
+    ['root', 'types', 'config', 'store', 'codegen', 'api', 'sync', 'watch', 'workspace', 'history', 'mcp'],
+    'the front door: wires config, client and recovery for the CLI, the plugin and watch',
+  ],
   init: [['root', 'util', 'config'], 'the starter config, package scripts, CI files'],
   plugin: [['root', 'sync', 'watch', 'library'], 'the bundler plugin: through the front door'],
   server: [['root', 'util', 'template', 'types', 'store'], 'the local service stands apart: store formats only (rule apart-from-the-store)'],
   live: [['root', 'util', 'template', 'types', 'config', 'store', 'api'], 'runs in applications: none of the build-time machinery'],
+  integrations: [[], 'promptlock/messages and promptlock/otel go into apps\' bundles (browsers too): nothing of ours, no Node import'],
   index: [['root', 'types', 'config', 'library', 'server', 'sync'], 'the package root: the public surface only'],
   cli: [
     ['root', 'util', 'config', 'store', 'sync', 'workspace', 'library', 'init', 'server'],
@@ -80,6 +89,15 @@ module.exports = {
       severity: 'error',
       from: { path: LAYERS.codegen },
       to: { path: LAYERS.store, pathNot: STORE_FORMATS },
+    },
+    {
+      name: 'integrations-stand-alone',
+      comment:
+        'promptlock/messages and promptlock/otel are bundled into apps, browsers and edge runtimes included: no Node built-in ' +
+        'and no package (the OpenTelemetry API is loaded at run time, only where Node has it: docs/traces.md).',
+      severity: 'error',
+      from: { path: LAYERS.integrations },
+      to: { dependencyTypesNot: ['local'] },
     },
     {
       name: 'apart-from-the-store',

@@ -12,6 +12,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Test files share their worker's module cache: each file re-importing the source and its
+    // dependencies cost a fifth of the run (82 s → 17 s of imports for the unit files). Tests keep
+    // no state in modules: servers, folders and watchers are made and stopped per file.
+    isolate: false,
     // Two cores here: end-to-end files spawn servers and CLIs, so cap parallel files.
     maxWorkers: 2,
     projects: [

@@ -20,7 +20,7 @@ export class PromptlockError extends Error {
 }
 
 /**
- * The exit code of a sync that landed with a prompt refused and skipped (README, "Commands"): not
+ * The exit code of a sync that landed with a prompt refused and skipped (docs/cli.md): not
  * 0, so CI notices; not 1, which says nothing was written.
  */
 export const SKIPPED_EXIT_CODE = 3;

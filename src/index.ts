@@ -1,4 +1,4 @@
-// The public surface of promptlock (README, "Programmatic API"): sync, generate, check, diff,
+// The public surface of promptlock (docs/api.md): sync, generate, check, diff,
 // startServer and defineConfig with their types, and the named errors. Nothing internal: the
 // bundler plugin is promptlock/vite (…/webpack, …/rollup, …/esbuild, …/rspack).
 
@@ -14,15 +14,18 @@ export {
 } from './errors.js';
 export type {
   AppSyncResult,
+  AppTypecheck,
   CheckOptions,
   CheckProblem,
   CheckResult,
+  CompileError,
   DiffOptions,
   DiffResult,
   GenerateOptions,
   GenerateResult,
   ProjectOptions,
   PromptDiff,
+  PullRequestReport,
   SyncEvent,
   SyncOptions,
   SyncResult,
@@ -35,4 +38,17 @@ export type { FaultKind, RunningServer, ServerOptions, ServerStats } from './ser
 export { LOCAL_TEST_KEY, startServer } from './server/index.js';
 export type { FieldDiff } from './sync/diff-prompts.js';
 export type { PromptChange } from './sync/types.js';
-export type * from './types.js';
+// The service's resources, named one by one: `export type *` would also declare the module's
+// helpers (`promptTexts`…) as exports in the built .d.ts, which the package does not export.
+export type {
+  ContextDownload,
+  ContextItem,
+  ContextItemType,
+  HealthStatus,
+  Prompt,
+  PromptListPage,
+  PromptMetadata,
+  PromptSummary,
+  ServiceDescriptor,
+  TextField,
+} from './types.js';

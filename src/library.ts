@@ -1,5 +1,5 @@
 /**
- * The programmatic API (README, "Programmatic API"): `sync`, `generate`, `check` and `diff` find
+ * The programmatic API (docs/api.md): `sync`, `generate`, `check` and `diff` find
  * and load the config as the CLI does (from `cwd`, or the file `config` names), take the API key
  * from `env`, and return what the CLI reports. They never print and never exit: failures are the
  * named errors of src/errors.ts, with the exit code the CLI would use in `exitCode`.
@@ -9,10 +9,13 @@ import { existsSync } from 'node:fs';
 import type { ClientEvent } from './api/index.js';
 import type { ConfigConflictResolution } from './config/edit/resolve-conflict.js';
 import type { ResolvedConfig } from './config/types.js';
+import type { WhichResult } from './history/which.js';
+import type { McpServerHandle, McpServerOptions } from './mcp/mcp-server.js';
 import { basePackageName, parsePackageName } from './package-name.js';
+import type { AppTypecheck, CompileError } from './sync/compile-errors.js';
 import type { PromptDiff } from './sync/diff-prompts.js';
 import type { GenerateCache, GenerateResult } from './sync/generate.js';
-import type { CheckProblem, CheckResult, SyncClient, SyncEvent, SyncResult } from './sync/types.js';
+import type { CheckProblem, CheckResult, PullRequestReport, SyncClient, SyncEvent, SyncResult } from './sync/types.js';
 import type { WatchHandle, WatchOptions } from './watch/watch.js';
 import type { RunWorkspaceOptions, WorkspaceRun } from './workspace/run-workspace.js';
 
@@ -45,6 +48,17 @@ export interface SyncOptions extends ProjectOptions {
   removeUnrequested?: boolean | undefined;
   /** Progress: the phases (list, fetch, write) and each prompt done. */
   onEvent?: ((event: SyncEvent) => void) | undefined;
+  /**
+   * Build the pull-request body of what this sync changed into `result.report` (`sync --report`,
+   * docs/ci.md): title, breaking changes first, skipped prompts,
+   * placeholders kept as text, each prompt's diff.
+   */
+  report?: boolean | undefined;
+  /**
+   * After a breaking change, run the app's type-check (its `typecheck` script, else `tsc --noEmit`)
+   * and give its compile errors in `result.typecheck` and the report (`sync --typecheck`).
+   */
+  typecheck?: boolean | undefined;
 }
 
 export interface GenerateOptions extends ProjectOptions {
@@ -73,7 +87,7 @@ export interface DiffResult {
   markdown: string;
 }
 
-export type { GenerateResult, PromptDiff, SyncEvent, SyncResult };
+export type { AppTypecheck, CompileError, GenerateResult, PromptDiff, PullRequestReport, SyncEvent, SyncResult };
 
 export interface SyncWorkspaceOptions {
   /** Where the search for the workspace root starts (upward): a package.json with "workspaces", or a pnpm-workspace.yaml. @default process.cwd() */
@@ -113,7 +127,9 @@ type LibraryEvent = SyncEvent | { type: 'info' | 'warn'; message: string } | { t
 /**
  * How an entry point of promptlock (the CLI, the bundler plugin, watch) calls an operation, beyond
  * the public options: a config it already loaded, a client it shares, and where events go. Not
- * part of the public API.
+ * part of the public API: the public functions (`sync`, `generate`, `check`, `diff`) take none,
+ * and the entry points call their `call…` twins (test/library/public-types.e2e.test.ts reads the
+ * built declarations).
  */
 export interface Caller {
   /** The config, already loaded: no search, no load. */
@@ -131,6 +147,12 @@ export interface Caller {
   cache?: GenerateCache | undefined;
   /** generate: with no lockfile yet, write a module with no prompts instead of failing (`npm install` before the first sync). */
   emptyWithoutLockfile?: boolean | undefined;
+  /**
+   * generate: hold the run lock under this command's name while the store is read and the module
+   * written, so a sync of another process is never read half-committed (watch). Another run
+   * holding it is a `RunLockHeldError`.
+   */
+  runLock?: string | undefined;
 }
 
 /** Finds and loads the config as the CLI does (`--config`, or searched from `cwd`). */
@@ -164,11 +186,16 @@ async function projectOf(options: ProjectOptions, caller: Caller) {
 }
 
 /** `promptlock sync`: resolves what the config asks for, fetches what changed, commits snapshots, lockfile and module. */
-export async function sync(options: SyncOptions = {}, caller: Caller = {}): Promise<SyncResult> {
+export function sync(options: SyncOptions = {}): Promise<SyncResult> {
+  return callSync(options, {});
+}
+
+/** `sync` as an entry point calls it. */
+export async function callSync(options: SyncOptions, caller: Caller): Promise<SyncResult> {
   const { config, connect } = await projectOf(options, caller);
   const { sync: run } = await import('./sync/sync.js');
   const onEvent = options.onEvent ?? caller.onEvent;
-  return run({
+  const result = await run({
     config,
     connect,
     ...(options.names ? { names: options.names } : {}),
@@ -179,6 +206,14 @@ export async function sync(options: SyncOptions = {}, caller: Caller = {}): Prom
     ...(options.removeUnrequested ? { removeUnrequested: true } : {}),
     ...(onEvent ? { onEvent } : {}),
   });
+  // Only a changed parameter (or a removed prompt) can break a caller: otherwise there is nothing to look for.
+  if (options.typecheck && result.breaking.length > 0) {
+    const { typecheckApp } = await import('./sync/app-typecheck.js');
+    result.typecheck = await typecheckApp(config.rootDir, options.env ?? process.env);
+  }
+  // Built only when asked: a sync of thousands of prompts would otherwise diff each for nothing.
+  if (options.report) result.report = (await import('./sync/pull-request-report.js')).syncReport(result, config);
+  return result;
 }
 
 /** Where `eachApp` runs and what it tells (the CLI prints a heading per app, and each failure under it). */
@@ -200,14 +235,14 @@ export async function eachApp<T>(options: EachAppOptions<T>, caller: Caller, run
 }
 
 /**
- * `promptlock sync --recursive`: syncs every app of the workspace (README, "Monorepos") over one
+ * `promptlock sync --recursive`: syncs every app of the workspace (docs/cli.md, "Monorepos") over one
  * shared client that lists once and fetches each prompt version once for the run. An app that
  * fails is in `apps` with its error; the others commit. Throws ConfigError only when there is no
  * workspace, or no app in it.
  */
 export async function syncWorkspace(options: SyncWorkspaceOptions = {}): Promise<SyncWorkspaceResult> {
   const { cwd, env, ...each } = options;
-  const done = await eachApp({ cwd, env }, {}, (_app, config, connect) => sync(each, { config, connect }));
+  const done = await eachApp({ cwd, env }, {}, (_app, config, connect) => callSync(each, { config, connect }));
   return {
     root: done.workspace.root,
     apps: done.outcomes.map((o) => ({
@@ -221,9 +256,14 @@ export async function syncWorkspace(options: SyncWorkspaceOptions = {}): Promise
 
 /**
  * `promptlock generate`: the module from the lockfile and snapshots. No network, no key. Finishes
- * the commit of an interrupted sync first, and warns of each snapshot edited by hand.
+ * the commit of an interrupted sync first.
  */
-export async function generate(options: GenerateOptions = {}, caller: Caller = {}): Promise<GenerateResult> {
+export function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
+  return callGenerate(options, {});
+}
+
+/** `generate` as an entry point calls it: warns of each snapshot edited by hand. */
+export async function callGenerate(options: GenerateOptions, caller: Caller): Promise<GenerateResult> {
   const config = caller.config ?? (await loadProject(options, caller));
   const [{ generate: run, generateOptionsFor, mismatchWarning }, { finishInterruptedRun }, { storeFilesOf }] = await Promise.all([
     import('./sync/generate.js'),
@@ -235,10 +275,15 @@ export async function generate(options: GenerateOptions = {}, caller: Caller = {
     caller.onEvent?.({ type: 'info', message: 'Completed the writes of an interrupted sync first.' });
   }
   if (caller.emptyWithoutLockfile && !existsSync(config.lockfilePath)) return generateEmpty(config);
-  const result = await run({ ...generateOptionsFor(config), ...(caller.cache ? { cache: caller.cache } : {}) });
-  for (const name of result.mismatched) caller.onEvent?.({ type: 'warn', message: mismatchWarning(name) });
-  await warnOfCompiledBeside(config, caller);
-  return result;
+  const lock = caller.runLock ? await (await import('./store/run-lock.js')).acquireRunLock(config.rootDir, caller.runLock) : undefined;
+  try {
+    const result = await run({ ...generateOptionsFor(config), ...(caller.cache ? { cache: caller.cache } : {}) });
+    for (const name of result.mismatched) caller.onEvent?.({ type: 'warn', message: mismatchWarning(name) });
+    await warnOfCompiledBeside(config, caller);
+    return result;
+  } finally {
+    await lock?.release();
+  }
 }
 
 /** Warns of a compiled `.js` older than the module beside it, which a bundler would take instead (generate, check, the plugin). */
@@ -265,7 +310,12 @@ async function generateEmpty(config: ResolvedConfig): Promise<GenerateResult> {
 }
 
 /** `promptlock check`: writes nothing; every problem found is in `problems` (empty: all agree). */
-export async function check(options: CheckOptions = {}, caller: Caller = {}): Promise<CheckResult> {
+export function check(options: CheckOptions = {}): Promise<CheckResult> {
+  return callCheck(options, {});
+}
+
+/** `check` as an entry point calls it. */
+export async function callCheck(options: CheckOptions, caller: Caller): Promise<CheckResult> {
   const { config, connect } = await projectOf(options, caller);
   const { check: run } = await import('./sync/check.js');
   const result = await run({ config, remote: Boolean(options.remote), connect, typecheck: options.typecheck !== false });
@@ -285,7 +335,12 @@ function diffNameFilter(names: readonly string[]): ReadonlySet<string> | undefin
 }
 
 /** `promptlock diff`: what `sync` would change, as line diffs of the prompt texts. Writes nothing. */
-export async function diff(options: DiffOptions = {}, caller: Caller = {}): Promise<DiffResult> {
+export function diff(options: DiffOptions = {}): Promise<DiffResult> {
+  return callDiff(options, {});
+}
+
+/** `diff` as an entry point calls it. */
+export async function callDiff(options: DiffOptions, caller: Caller): Promise<DiffResult> {
   const { config, connect } = await projectOf(options, caller);
   const [{ sync: run }, { diffPrompts, formatDiffMarkdown, formatDiffText }] = await Promise.all([
     import('./sync/sync.js'),
@@ -297,22 +352,61 @@ export async function diff(options: DiffOptions = {}, caller: Caller = {}): Prom
   return { changes, text: formatDiffText(changes), markdown: formatDiffMarkdown(changes) };
 }
 
+/** What `promptlock which` found (src/history/which.ts). */
+export type { WhichResult };
+
+/**
+ * `promptlock which`: the commits whose lockfile holds the reviewed text a trace names (its
+ * integrity, or a prompt and version), and the pull request's body that locked it (docs/traces.md).
+ */
+export async function which(query: string, options: ProjectOptions = {}, caller: Caller = {}): Promise<WhichResult> {
+  const config = caller.config ?? (await loadProject(options, caller));
+  const { whichCommits } = await import('./history/which.js');
+  return whichCommits(query, { lockfilePath: config.lockfilePath });
+}
+
+/**
+ * `promptlock mcp`: the locked prompts as an MCP prompt server on `input`/`output` (stdio),
+ * following the store; each config edit is loaded as the first config was (docs/mcp.md).
+ */
+export async function mcp(
+  options: ProjectOptions,
+  settings: Omit<McpServerOptions, 'loadConfig'>,
+  caller: Caller = {},
+): Promise<McpServerHandle> {
+  const { startMcpServer } = await import('./mcp/mcp-server.js');
+  return startMcpServer({ ...settings, loadConfig: () => loadProject(options, caller) });
+}
+
 /** What `watch` takes besides the project: see WatchOptions (src/watch/watch.ts). */
 export type WatchSettings = Pick<WatchOptions, 'intervalSeconds' | 'limitPerMinute' | 'poll' | 'settings' | 'log'>;
 
 /**
  * `promptlock watch`, and the bundler plugin in dev: regenerates on local changes and polls the
- * service. Each config edit is loaded as the first config was; requests retry less than a one-off
- * sync's: the next poll is the retry, and a long backoff would hold file events back and spend the
- * request budget on an outage.
+ * service, each through this door (`callGenerate`, `callSync`), so whatever the door does first (an
+ * interrupted run finished) happens on every regenerate. Each config edit is loaded as the first
+ * config was; requests retry less than a one-off sync's: the next poll is the retry, and a long
+ * backoff would hold file events back and spend the request budget on an outage.
  */
 export async function watch(options: ProjectOptions, settings: WatchSettings, caller: Caller = {}): Promise<WatchHandle> {
-  const [{ startWatch }, { clientKey }] = await Promise.all([import('./watch/watch.js'), import('./api/client-options.js')]);
+  const [{ startWatch }, { clientKey }, { createGenerateCache }] = await Promise.all([
+    import('./watch/watch.js'),
+    import('./api/client-options.js'),
+    import('./sync/generate.js'),
+  ]);
   const polling: Caller = { ...caller, retries: caller.retries ?? 2 };
+  // What one regeneration keeps for the next: unchanged snapshots are neither decoded nor compiled again.
+  const cache = createGenerateCache();
+  // Watch warns of a snapshot edited by hand once, when it becomes so: the door's notices only.
+  const notices: Caller['onEvent'] = (event) => {
+    if (event.type === 'info') caller.onEvent?.(event);
+  };
   return startWatch({
     ...settings,
     loadConfig: () => loadProject(options, caller),
-    connect: (config) => openClient(config, polling),
+    connect: (config) => caller.connect?.() ?? openClient(config, polling),
     clientKey,
+    generate: (config) => callGenerate({}, { config, cache, runLock: 'watch', onEvent: notices }),
+    sync: (config, client, names) => callSync(names ? { names } : {}, { config, connect: async () => client }),
   });
 }

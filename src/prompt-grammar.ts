@@ -291,7 +291,13 @@ export const RESERVED: ReadonlySet<string> = new Set([
 ]);
 
 /** Names the generated module declares itself (its runtime helper starts with `$`, which no export name may). */
-export const MODULE_NAMES: ReadonlySet<string> = new Set(['prompts', 'PromptName', 'RenderedPrompt', 'RenderedPromptContextItem']);
+export const MODULE_NAMES: ReadonlySet<string> = new Set([
+  'prompts',
+  'PromptName',
+  'RenderedPrompt',
+  'RenderedPromptContextItem',
+  'PromptProvenance',
+]);
 
 /** Why a recorded export name cannot be used (it reaches code as it is), or undefined when it can. */
 export function exportNameProblem(name: string): string | undefined {

@@ -26,6 +26,20 @@ export interface RenderedPromptContextItem {
 }
 
 /**
+ * Which reviewed text a rendered prompt is (docs/traces.md): the prompt, the version whose text it
+ * is, the lockfile's integrity of the reviewed text (`promptlock which` names the commit and the pull
+ * request that brought it), and where the text came from: `snapshot`, the committed one, or `live`,
+ * a version promptlock/live followed, with `reviewedVersion`, the one the lockfile holds.
+ */
+export interface PromptProvenance {
+  readonly name: string;
+  readonly version: string;
+  readonly integrity: string;
+  readonly source: 'snapshot' | 'live';
+  readonly reviewedVersion?: string;
+}
+
+/**
  * A prompt with its variables filled in: the service's prompt object, texts rendered. Each call
  * returns a new object, arrays and objects included.
  */
@@ -45,6 +59,8 @@ export interface RenderedPrompt {
   critiquePrompt: string | null;
   context: readonly RenderedPromptContextItem[];
   metadata: { readonly createdAt?: number; readonly [field: string]: unknown };
+  /** Which reviewed text this is: name, version, the lockfile's integrity, source. */
+  provenance: PromptProvenance;
   /** Fields the service added beyond the spec are kept. */
   [field: string]: unknown;
 }

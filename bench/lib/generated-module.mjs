@@ -55,7 +55,7 @@ export function makeStore(dir, count) {
       selector: null,
       version: 'v3',
       id: snapshot.id,
-      // Recorded as sync records it (README, "The generated module").
+      // Recorded as sync records it (docs/generated-module.md).
       exportName: `prompt${i}`,
       integrity: `sha256-${createHash('sha256').update(text).digest('base64')}`,
       variables: [

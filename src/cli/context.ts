@@ -4,13 +4,15 @@ import { createLogger, type Logger } from './logger.js';
 
 /** Where the CLI reads and writes; tests pass their own. */
 export interface CliIO {
+  /** Read only by `mcp` (its protocol); the process's stdin when absent. */
+  stdin?: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
 }
 
-/** Flags every command takes (README.md, "Commands"). */
+/** Flags every command takes (docs/cli.md). */
 interface GlobalOptions {
   config?: string;
   json: boolean;

@@ -1,5 +1,5 @@
 /**
- * What the CLI says to GitHub Actions (README "Prompt updates as pull requests"): workflow
+ * What the CLI says to GitHub Actions (docs/ci.md): workflow
  * commands (`::error file=…,line=…::…`) on stdout, step outputs in the `GITHUB_OUTPUT` file and a
  * job summary in the `GITHUB_STEP_SUMMARY` file. Text from the service reaches a workflow command
  * only through `escapeData`/`escapeProperty`, as the workflow-command format requires (docs/ci.md).

@@ -6,9 +6,11 @@ import { registerCheck } from './commands/check.js';
 import { registerDiff } from './commands/diff.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerInit } from './commands/init.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerServe } from './commands/serve.js';
 import { registerSync } from './commands/sync.js';
 import { registerWatch } from './commands/watch.js';
+import { registerWhich } from './commands/which.js';
 import type { CliIO } from './context.js';
 import { jsonFailure } from './format-error.js';
 
@@ -48,6 +50,14 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   add: ['promptlock add @acme/support-reply  # add to the config and sync it', 'promptlock add @acme/onboarding:v3 --no-sync'],
   remove: ['promptlock remove @acme/onboarding', 'promptlock remove @acme/onboarding --no-sync'],
+  which: [
+    'promptlock which sha256-vQxTfm31…=            # the commits that locked this text, and its pull request',
+    'promptlock which @acme/support-reply@v4      # by the name and version a trace carries',
+  ],
+  mcp: [
+    'promptlock mcp                      # the locked prompts to an MCP client, on stdio',
+    'promptlock mcp -c apps/web/prompts.config.ts   # the prompts of another app of the repository',
+  ],
   serve: [
     "promptlock serve --dir prompts --port 0          # serve a synced project's snapshots",
     'promptlock serve --dir examples/workspace --key acme=sk_test_…   # a key for one workspace',
@@ -82,6 +92,8 @@ function buildProgram(runtime: CliRuntime): Command {
     registerAdd,
     registerRemove,
     registerServe,
+    registerWhich,
+    registerMcp,
   ]) {
     register(program, runtime);
   }

@@ -22,7 +22,7 @@ import { runtimeFor, runtimeInterfaceNames } from './runtime-source.js';
  */
 export type CompiledFunctions = WeakMap<CodegenPrompt['prompt'], { key: string; result: FunctionSource }>;
 
-/** `promptToFunction`, memoized in `memo` on everything it reads: the prompt object, name, version, reading, function name, options. */
+/** `promptToFunction`, memoized in `memo` on everything it reads: the prompt object, name, version, reading, integrity, function name, options. */
 function functionSource(
   item: CodegenPrompt,
   functionName: string,
@@ -30,7 +30,7 @@ function functionSource(
   memo: CompiledFunctions | undefined,
 ): FunctionSource {
   if (!memo) return promptToFunction(item, functionName, options);
-  const key = `${functionName}\n${item.name}\n${item.entry.version}\n${JSON.stringify(item.entry.placeholders ?? null)}\n${options.file}\n${options.omit.join(',')}`;
+  const key = `${functionName}\n${item.name}\n${item.entry.version}\n${JSON.stringify(item.entry.placeholders ?? null)}\n${options.file}\n${options.omit.join(',')}\n${item.entry.integrity}`;
   const hit = memo.get(item.prompt);
   if (hit && hit.key === key) return hit.result;
   const result = promptToFunction(item, functionName, options);

@@ -1,5 +1,5 @@
 /**
- * Names of the generated functions (README, "The generated module"): the package slug in
+ * Names of the generated functions (docs/generated-module.md): the package slug in
  * camelCase, workspace-prefixed when needed to stay unique, and fixed when not a usable name.
  *
  * The rules, applied in order:
@@ -13,7 +13,7 @@
  *    fix are assigned first, then the rest, each group in package-name order, so the result does
  *    not depend on input order.
  *
- * Names are stable (README, "The generated module"): sync records each prompt's name in the
+ * Names are stable (docs/generated-module.md): sync records each prompt's name in the
  * lockfile (`exportName`), and a recorded name is used as it is. The rules above name only the
  * prompts without one (new prompts, or a lockfile written before names were recorded), around the
  * recorded names: a newcomer whose name is taken gets the workspace prefix, so `@acme/welcome`

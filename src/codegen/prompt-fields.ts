@@ -12,8 +12,10 @@ const TEXTS: ReadonlySet<string> = new Set<TextField>(TEXT_FIELDS);
 
 /** `[key, value]` for every returned field in order, texts as `undefined` (the caller compiles them). */
 export function promptFields(prompt: Prompt): Array<[string, unknown]> {
+  // `provenance` is promptlock's own field of every rendered prompt (docs/traces.md): a service
+  // field of that name is not carried over it.
   const extra = Object.keys(prompt)
-    .filter((key) => !KNOWN.has(key) && prompt[key] !== undefined)
+    .filter((key) => !KNOWN.has(key) && key !== 'provenance' && prompt[key] !== undefined)
     .sort();
   const out: Array<[string, unknown]> = [];
   for (const key of [...PROMPT_FIELD_ORDER, ...extra]) {

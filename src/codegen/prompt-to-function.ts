@@ -183,6 +183,12 @@ export function promptToFunction(
     const read = `${READ_VARIABLES}(${stringLiteral(name)}, variables, [${variables.map((variable) => stringLiteral(variable.name)).join(', ')}]);`;
     lines.push(used.size > 0 ? `  const [${pattern.replace(/(, )+$/, '')}] = ${read}` : `  ${read}`);
   }
+  // Which reviewed text this is (docs/traces.md): the prompt's own data, in its own function, so a
+  // bundle of one prompt carries only its own, and the line changes only with the prompt.
+  const { version, integrity } = item.entry;
+  body.push(
+    `    provenance: { name: ${stringLiteral(name)}, version: ${stringLiteral(version)}, integrity: ${stringLiteral(integrity)}, source: "snapshot" },`,
+  );
   lines.push('  return {', ...body, '  };', '}');
   return { source: lines.join('\n'), readsVariables: variables.length > 0 };
 }

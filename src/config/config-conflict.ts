@@ -1,5 +1,5 @@
 /**
- * A config file holding git conflict markers (README.md, "Merging branches"): two branches that
+ * A config file holding git conflict markers (docs/cli.md, "Merging branches"): two branches that
  * each `add` a prompt both append to the `prompts` list, so `git merge` stops there first. Every
  * command that loads the config says so, with the file and line, instead of a syntax error;
  * `promptlock sync` resolves a conflict made only of entries (src/config/edit/resolve-conflict.ts).

@@ -63,7 +63,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     configPath: file.filepath,
     rootDir,
     baseUrl: trimSlash(baseUrlFromEnv(projectEnv) ?? parsed.baseUrl),
-    prompts: parsed.prompts as string[],
+    prompts: parsed.prompts,
     workspace: parsed.workspace,
     snapshotsDir,
     lockfilePath,

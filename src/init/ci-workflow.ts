@@ -5,12 +5,12 @@
  */
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { detectPackageManager, type PackageManager } from '../config/package-manager.js';
 import { ConfigError, PromptlockError } from '../errors.js';
 import { findInPackage } from '../util/find-in-package.js';
 import { github } from './ci/github.js';
 import { gitlab } from './ci/gitlab.js';
 import type { CiProject, CiProviderSpec } from './ci/provider.js';
-import { detectPackageManager, type PackageManager } from './package-manager.js';
 
 /** Every provider `init --ci` writes for: a new one is a file in src/init/ci/ and its template. */
 export const CI_PROVIDERS = { github, gitlab } as const satisfies Record<string, CiProviderSpec>;

@@ -32,6 +32,8 @@ export interface PromptState {
   /** How the lockfile read its placeholders (README, "Placeholders"): a fetched version is read alike. */
   reading: PlaceholderReading | undefined;
   snapshotVersion: string;
+  /** The lockfile's integrity of the reviewed text: a live version's provenance names it (docs/traces.md). */
+  integrity: string;
   live: LiveVersion | undefined;
   source: LiveSource;
   reason: string;
@@ -109,6 +111,13 @@ export function render(state: PromptState, args: unknown[]): unknown {
     systemPrompt: live.systemPrompt && renderTemplate(live.systemPrompt, values),
     content: renderTemplate(live.content, values),
     critiquePrompt: live.critiquePrompt && renderTemplate(live.critiquePrompt, values),
+    provenance: {
+      name: state.name,
+      version: live.version,
+      integrity: state.integrity,
+      source: 'live',
+      reviewedVersion: state.snapshotVersion,
+    },
   };
 }
 
@@ -178,6 +187,7 @@ export function setUpPrompt(name: string, fn: AnyPrompt, lockfile: Lockfile, dra
     committed: new Map((entry?.variables ?? []).map((v) => [v.name, v.type])),
     reading: entry?.placeholders,
     snapshotVersion,
+    integrity: entry?.integrity ?? '',
     live: undefined,
     source: 'snapshot',
     reason: notFollowed ? `committed snapshot ${snapshotVersion}: ${notFollowed}` : `committed snapshot ${snapshotVersion}: not asked yet`,

@@ -106,9 +106,9 @@ class PluginSession {
 
   async generate(): Promise<void> {
     try {
-      const [{ generate }, { createGenerateCache }] = await Promise.all([import('../library.js'), import('../sync/generate.js')]);
+      const [{ callGenerate }, { createGenerateCache }] = await Promise.all([import('../library.js'), import('../sync/generate.js')]);
       this.reuse ??= createGenerateCache();
-      await generate(this.project(), { ...this.caller, cache: this.reuse });
+      await callGenerate(this.project(), { ...this.caller, cache: this.reuse });
     } catch (error) {
       throw buildError(error, this.secrets);
     }

@@ -90,6 +90,11 @@ export interface RunLock {
   release(): Promise<void>;
 }
 
+/** Another run, alive, holds the project's run lock: watch waits for it and regenerates after. */
+export class RunLockHeldError extends PromptlockError {
+  override name = 'RunLockHeldError';
+}
+
 export interface RunLockOptions {
   /** How often the holder refreshes the lock (default 10 s); tests make it short. */
   heartbeatMs?: number;
@@ -111,6 +116,7 @@ function heartbeat(file: string, every: number): () => void {
 
 /**
  * Takes the project's run lock (`.promptlock/run.lock`) so two runs never write the store at once.
+ * Our own rather than a library's: docs/architecture.md ("One run writes at a time") says why.
  * The lock is written whole to a private file and then hard-linked into place: `link` fails when
  * the name exists, so exactly one of any number of racing runs gets it, and nobody ever reads a
  * half-written lock. The holder refreshes the lock's modification time every few seconds (its
@@ -165,7 +171,7 @@ export async function acquireRunLock(rootDir: string, command: string, options: 
           await pause(50);
           continue;
         }
-        throw new PromptlockError(
+        throw new RunLockHeldError(
           `Another promptlock ${owner.command} is running in this project (pid ${owner.pid}${owner.host === me.host ? '' : ` on ${owner.host}`}, started ${owner.startedAt}).`,
           {
             hint:

@@ -15,6 +15,7 @@ import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
 import { writeIfChanged } from '../store/module-file.js';
 import { type LockedPrompt, readLockedPrompts, type SnapshotCache, type StoreLocation } from '../store/read-store.js';
+import { snapshotIntegrity } from '../store/snapshot-format.js';
 import { displayPath } from '../util/display-path.js';
 
 /**
@@ -103,7 +104,16 @@ export async function generate(options: GenerateRunOptions): Promise<GenerateRes
     mismatched,
     ...(options.cache ? { cache: options.cache.snapshots } : {}),
   });
-  const files = generateModuleFiles(prompts, { outputPath, omit: options.omit, memo: options.cache?.functions });
+  // A snapshot edited by hand is built with its own integrity, so the function's provenance never
+  // claims the reviewed text for it (docs/traces.md).
+  const edited = new Set(mismatched);
+  const built =
+    edited.size === 0
+      ? prompts
+      : prompts.map((item) =>
+          edited.has(item.name) ? { ...item, entry: { ...item.entry, integrity: snapshotIntegrity(item.prompt) } } : item,
+        );
+  const files = generateModuleFiles(built, { outputPath, omit: options.omit, memo: options.cache?.functions });
   let written = false;
   try {
     for (const file of files) written = (await writeIfChanged(file.path, file.content, options.rootDir)) || written;

@@ -4,7 +4,7 @@
  * every locked version: a snapshot that does not match its entry (conflicted itself, or the other
  * branch's) is fetched again at exactly the locked version, never at what a floating selector
  * answers today. Without `--frozen`, a version the two sides do not both lock with the same text
- * is fetched that way even when its snapshot is intact (`SyncInputs.confirm`): a branch could have
+ * is fetched that way even when its snapshot is intact (`confirm`, `ExactVersion`): a branch could have
  * forged both, and the service is the proof. A version it does not have stops the run; a version
  * both sides lock with different texts keeps the side whose text the service answers, or stops
  * the run naming the prompt (`confirmFetched`). `--frozen` cannot ask, so it stops on those.
@@ -16,13 +16,7 @@ import { LockfileError } from '../errors.js';
 import type { StoreView } from '../store/journal.js';
 import { decodeLockfile, type Lockfile } from '../store/lockfile-format.js';
 import { type MergeDecision, resolveLockfileConflict } from '../store/lockfile-merge.js';
-
-export interface ConflictResolution {
-  /** Conflicts (hunks) in the lockfile. */
-  hunks: number;
-  /** The packages the two sides disagreed on, and which side was kept. */
-  decisions: MergeDecision[];
-}
+import type { ConflictResolution, ExactVersion } from './types.js';
 
 export interface PreviousLockfile {
   lockfile: Lockfile | undefined;
@@ -53,17 +47,24 @@ function disputed(decision: MergeDecision): LockfileError {
 }
 
 /**
- * The versions a merged run must confirm with the service (`SyncInputs.confirm`): every one the two
- * sides do not both lock with the same text. `--frozen` asks nothing: it keeps a version one side
- * locked, as it keeps the lockfile's word, but a version locked with two texts has no word to keep.
+ * What a merged run holds (`SyncInputs.merged`): every locked version, at exactly that version.
+ * Each the two sides do not both lock with the same text is to be confirmed with the service
+ * (`confirm`); the others are `merged`, kept from their snapshot when intact. `--frozen` asks
+ * nothing: it keeps a version one side locked, as it keeps the lockfile's word, but a version
+ * locked with two texts has no word to keep.
  */
-export function confirmations(resolution: ConflictResolution, frozen: boolean): Map<string, MergeDecision> | undefined {
+export function mergedVersions(lockfile: Lockfile, resolution: ConflictResolution, frozen: boolean): Map<string, ExactVersion> {
   if (frozen) {
     const dispute = resolution.decisions.find((d) => d.texts);
     if (dispute) throw disputed(dispute);
-    return undefined;
   }
-  return new Map(resolution.decisions.filter((d) => d.other !== d.version || d.texts).map((d) => [d.name, d]));
+  const confirm = new Map(frozen ? [] : resolution.decisions.filter((d) => d.other !== d.version || d.texts).map((d) => [d.name, d]));
+  return new Map(
+    Object.entries(lockfile.prompts).map(([name, { version }]): [string, ExactVersion] => {
+      const decision = confirm.get(name);
+      return [name, decision ? { version, reason: 'confirm', decision } : { version, reason: 'merged' }];
+    }),
+  );
 }
 
 /**
@@ -87,7 +88,7 @@ export function exactSelector(version: string): string {
  * A merge can bring two prompts locked under the same export name (each branch added one whose
  * slug makes it). The prompt whose package name sorts first keeps the name; the other loses its
  * recorded name, so the naming rules give it a new one that the summary reports as a rename
- * (README, "The generated module"). Returns the lockfile without those names, and what was dropped.
+ * (docs/generated-module.md). Returns the lockfile without those names, and what was dropped.
  */
 export function dropClashingExportNames(lockfile: Lockfile): { lockfile: Lockfile; dropped: Array<{ name: string; exportName: string }> } {
   const owner = new Map<string, string>();

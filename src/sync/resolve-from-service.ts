@@ -1,4 +1,7 @@
-/** The normal sync: resolve targets, keep what is pinned and intact, fetch the rest. */
+/**
+ * The normal sync: resolve targets, keep what is at an exact version and intact (a pinned prompt,
+ * a merged lockfile's, `Target.exact`), fetch the rest.
+ */
 import { readingFor } from '../config/placeholder-reading.js';
 import { LockfileError, RefusedPromptError, ServiceError, TemplateError } from '../errors.js';
 import { basePackageName, parsePackageName, type Selector } from '../package-name.js';
@@ -17,17 +20,7 @@ import { duplicateItemsWarning, readListing } from './list-names.js';
 import { confirmFetched, exactSelector } from './merge-resolution.js';
 import { namedTargets, targetsOf } from './resolve-targets.js';
 import { RunTotals } from './run-totals.js';
-import type { FetchedPrompt, ResolvedPrompts, ReusableFile, SkippedPrompt, SyncClient, SyncInputs, Target } from './types.js';
-
-function isPinnedAndLocked(target: Target, locked: LockEntry | undefined): boolean {
-  return Boolean(
-    locked &&
-      target.selector &&
-      /^v\d+$/.test(target.selector) &&
-      locked.selector === target.selector &&
-      locked.version === target.selector,
-  );
-}
+import type { ExactVersion, FetchedPrompt, ResolvedPrompts, ReusableFile, SkippedPrompt, SyncClient, SyncInputs, Target } from './types.js';
 
 /**
  * A floating target (`latest` or no selector) locked at a published version: the list proves it
@@ -134,16 +127,26 @@ class ServiceResolution {
     const named = namedTargets(entries, options);
     this.partial = named !== undefined;
     this.wanted = targetsOf(named ? [] : entries);
-    this.known = named ?? this.wanted.exact;
+    this.known = (named ?? this.wanted.exact).map((target) => this.at(target));
     this.needsList = !this.partial && this.wanted.needsList;
     this.streams = this.needsList || this.known.some((target) => this.provable(target));
     this.totals = new RunTotals(options.config.limits);
     this.pool = clientPool<Resolved>(connect, this.streams);
   }
 
-  /** Held after a merge conflict: kept at its locked version even when its selector floats. */
-  private held(target: Target): boolean {
-    return this.inputs.hold?.has(target.name) === true && this.previous.prompts[target.name]?.selector === target.selector;
+  /**
+   * The target, at an exact version when it is locked at its own selector and either pinned (the
+   * selector is the locked version) or held by a merged lockfile (`SyncInputs.merged`).
+   */
+  private at(target: Target): Target {
+    const locked = this.previous.prompts[target.name];
+    if (!locked || locked.selector !== target.selector) return target;
+    const exact: ExactVersion | undefined =
+      this.inputs.merged?.get(target.name) ??
+      (target.selector && /^v\d+$/.test(target.selector) && locked.version === target.selector
+        ? { version: locked.version, reason: 'pinned' }
+        : undefined);
+    return exact ? { ...target, exact } : target;
   }
 
   /**
@@ -151,7 +154,7 @@ class ServiceResolution {
    * proves them unchanged. They wait for it (or the list's end) without holding a slot.
    */
   private provable(target: Target): boolean {
-    return !this.options.refetch && !this.held(target) && isFloatingAndLocked(target, this.previous.prompts[target.name]);
+    return !this.options.refetch && !target.exact && isFloatingAndLocked(target, this.previous.prompts[target.name]);
   }
 
   private schedule(target: Target, listedVersion: string | undefined): void {
@@ -180,7 +183,7 @@ class ServiceResolution {
           }
         }
         if (!this.needsList) continue;
-        for (const target of this.wanted.add(pageNames)) {
+        for (const target of this.wanted.add(pageNames).map((added) => this.at(added))) {
           this.total++;
           this.fromList.add(target.name);
           this.schedule(target, this.provable(target) ? versions.get(target.name) : undefined);
@@ -271,12 +274,12 @@ class ServiceResolution {
    * is refused is skipped, kept as it was locked; the others fail (README, "Placeholders").
    */
   private async resolveOne(target: Target, proven: boolean): Promise<Resolved> {
-    const unconfirmed = this.held(target) && this.inputs.confirm?.has(target.name);
     try {
       return await this.fetchOrKeep(target, proven);
     } catch (error) {
       const refusal = refusalOf(error);
-      if (!refusal || !this.fromList.has(target.name) || unconfirmed) throw error;
+      // A version to confirm is never skipped: the merge must not keep what the service refuses.
+      if (!refusal || !this.fromList.has(target.name) || target.exact?.reason === 'confirm') throw error;
       return this.skip(target, refusal);
     }
   }
@@ -308,14 +311,14 @@ class ServiceResolution {
     const { inputs, options } = this;
     const { config } = options;
     const locked = this.previous.prompts[target.name];
-    const isHeld = this.held(target);
-    const unconfirmed = isHeld ? inputs.confirm?.get(target.name) : undefined;
+    const { exact } = target;
+    const unconfirmed = exact?.reason === 'confirm' ? exact.decision : undefined;
     const placeholders = readingFor(config.placeholders, target.name);
     // `sync --refetch <names…>` gets the named prompts whatever is on disk, pinned ones too: a
     // snapshot forged together with its lock entry is replaced by what the service has (the fix
-    // `check --remote` names). A full `--refetch` keeps pinned prompts as locked (README, "Commands").
+    // `check --remote` names). A full `--refetch` keeps pinned prompts as locked (docs/cli.md).
     const refetchNamed = options.refetch === true && this.partial;
-    if (!unconfirmed && !refetchNamed && (isHeld || proven || isPinnedAndLocked(target, locked))) {
+    if (!unconfirmed && !refetchNamed && (exact || proven)) {
       const kept = await this.keepFromSnapshot(target, locked!, proven);
       if (kept) return kept;
     }
@@ -329,7 +332,7 @@ class ServiceResolution {
         apiKey: config.apiKey,
         stager: inputs.stager,
         placeholders,
-        ...(isHeld ? { exactVersion: exactSelector(locked!.version) } : {}),
+        ...(exact ? { exactVersion: exactSelector(exact.version) } : {}),
       });
       this.totals.countPrompt(fetched);
       // Two texts of one version in a merged lockfile: the service's must be one of them.

@@ -23,7 +23,7 @@ import { openStoreView, type StoreView } from '../store/store-view.js';
 import type { Prompt } from '../types.js';
 import { breakingChange } from './breaking-change.js';
 import { generate, generateOptionsFor } from './generate.js';
-import { confirmations, dropClashingExportNames, readPreviousLockfile } from './merge-resolution.js';
+import { dropClashingExportNames, mergedVersions, readPreviousLockfile } from './merge-resolution.js';
 import { placeholderNote } from './placeholder-notes.js';
 import { resolveFromLockfile } from './resolve-from-lockfile.js';
 import { resolveFromService } from './resolve-from-service.js';
@@ -74,12 +74,10 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
     const { lockfile: previous, dropped } = resolution
       ? dropClashingExportNames(lockfile!)
       : { lockfile: lockfile ?? emptyLockfile(), dropped: [] };
-    // After a merged conflict every locked prompt keeps its version (src/sync/merge-resolution.ts).
-    const hold = resolution ? new Set(Object.keys(previous.prompts)) : undefined;
-    // A version the two sides do not both lock with the same text is confirmed with the service (a
-    // branch may have forged it): fetched at exactly that version, never kept from its snapshot
-    // alone (src/sync/merge-resolution.ts). `--frozen` keeps a one-sided version, refuses two texts.
-    const confirm = resolution ? confirmations(resolution, Boolean(options.frozen)) : undefined;
+    // After a merged conflict every locked prompt keeps its version; one the two sides do not both
+    // lock with the same text is confirmed with the service (a branch may have forged it), fetched
+    // at exactly that version (src/sync/merge-resolution.ts). `--frozen` refuses two texts.
+    const merged = resolution ? mergedVersions(previous, resolution, Boolean(options.frozen)) : undefined;
     const inputs = {
       options,
       view,
@@ -88,8 +86,7 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
       withFiles,
       connect,
       stager,
-      ...(hold ? { hold } : {}),
-      ...(confirm ? { confirm } : {}),
+      ...(merged ? { merged } : {}),
       ...(transaction ? { onFetched } : {}),
     };
     let resolved = options.frozen

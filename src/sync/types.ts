@@ -14,7 +14,7 @@ import type { MergeDecision } from '../store/lockfile-merge.js';
 import type { StagedFile, Stager } from '../store/staged-file.js';
 import type { ContextDownload, Prompt, PromptSummary } from '../types.js';
 import type { BreakingChange } from './breaking-change.js';
-import type { ConflictResolution } from './merge-resolution.js';
+import type { AppTypecheck } from './compile-errors.js';
 import type { PlaceholderNote } from './placeholder-notes.js';
 
 /**
@@ -72,10 +72,29 @@ export interface SyncRunOptions {
   onEvent?: (event: SyncEvent) => void;
 }
 
+/**
+ * Why a target is asked for at exactly one version instead of what its selector answers today
+ * (src/sync/merge-resolution.ts):
+ * - `pinned`: its selector is that version, locked before: kept from its intact snapshot, never
+ *   fetched again (docs/cli.md, "Configuration");
+ * - `merged`: a lockfile merged from a git conflict holds it: kept from its intact snapshot, else
+ *   fetched at exactly that version, never at what a floating selector answers now;
+ * - `confirm`: only one side of the merge locked it, or the sides locked it with two texts: fetched
+ *   at exactly that version to confirm the service has it (a branch could have forged it), never
+ *   kept from its snapshot alone, never skipped; `decision` records which side the answer is.
+ */
+export type ExactVersion = { version: string } & (
+  | { reason: 'pinned' }
+  | { reason: 'merged' }
+  | { reason: 'confirm'; decision: MergeDecision }
+);
+
 /** A prompt the config asks for, with the selector it is requested at. */
 export interface Target {
   name: string;
   selector: Selector | null;
+  /** Asked for at exactly this locked version, and why; absent: at what its selector answers. */
+  exact?: ExactVersion;
 }
 
 /** What one sync run knows before it fetches: shared by the normal and the frozen path. */
@@ -87,13 +106,8 @@ export interface SyncInputs {
   entries: readonly RequestedEntry[];
   withFiles: boolean;
   connect: () => Promise<SyncClient>;
-  /** Names whose locked version this run keeps (a merged lockfile: src/sync/merge-resolution.ts). */
-  hold?: ReadonlySet<string>;
-  /**
-   * Held names whose version only one side of the merge locked: fetched at exactly that version to
-   * confirm the service has it, never kept from the snapshot alone (src/sync/merge-resolution.ts).
-   */
-  confirm?: ReadonlyMap<string, MergeDecision>;
+  /** After a merged lockfile, every locked version this run holds, and why (`merged` or `confirm`). */
+  merged?: ReadonlyMap<string, ExactVersion>;
   /** Where downloaded context files are staged (in the work folder) until the commit moves them. */
   stager?: Stager;
   /**
@@ -150,7 +164,7 @@ export interface SkippedPrompt {
   reason: string;
   /** What to do about it. */
   fix?: string;
-  /** Refused by the grammar or a limit: `sync` exits 3 (README, "Commands"). */
+  /** Refused by the grammar or a limit: `sync` exits 3 (docs/cli.md). */
   refused?: true;
   /** The field refused (`content`, `version`…) and, in a text, the line. */
   field?: string;
@@ -165,6 +179,13 @@ export interface PromptChange {
   to?: string;
   /** Its snapshot is the same, its placeholders are read otherwise (the `placeholders` option, README "Placeholders"). */
   reread?: true;
+}
+
+export interface ConflictResolution {
+  /** Conflicts (hunks) in the lockfile. */
+  hunks: number;
+  /** The packages the two sides disagreed on, and which side was kept. */
+  decisions: MergeDecision[];
 }
 
 /** How the new lockfile differs from the previous one, prompt by prompt. */
@@ -210,6 +231,22 @@ export interface SyncResult extends LockChanges {
   resolvedConflict?: ConflictResolution;
   /** Files of the module that held git conflict markers and were rewritten from lockfile and snapshots. */
   conflictedModule?: string[];
+  /** The app's type-check after a breaking change (`typecheck`, `sync --typecheck`). */
+  typecheck?: AppTypecheck;
+  /** The pull-request body of what this sync changed (`report`, `sync --report`). */
+  report?: PullRequestReport;
+}
+
+/** The pull-request report of one sync (src/sync/pull-request-report.ts). */
+export interface PullRequestReport {
+  /** `Update 3 prompts (1 breaking)`: the pull request's title and its commit message; empty when nothing changed. */
+  title: string;
+  /** The markdown body; empty when nothing changed. */
+  body: string;
+  /** Names of the prompts whose generated function breaks its callers. */
+  breaking: string[];
+  /** Names of every added, changed or removed prompt. */
+  changed: string[];
 }
 
 /** A file `sync --frozen` wrote back from the service at the locked version: it was missing, or differed from the lockfile. */

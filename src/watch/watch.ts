@@ -3,18 +3,18 @@
  * and polls the service for floating selectors (`latest`, `draft`, none), syncing what changed.
  * Runs are serialised; a failed run keeps the last good files and says why; a broken config edit
  * keeps the last good config. Every request sent, the syncs' included, counts against the budget.
+ * Its generates and syncs go through the front door (src/library.ts), which hands them in.
  */
 import path from 'node:path';
 import type { ResolvedConfig } from '../config/types.js';
 import { PromptlockError } from '../errors.js';
 import { readLockfile } from '../store/read-store.js';
-import { acquireRunLock, type RunLock } from '../store/run-lock.js';
+import { RunLockHeldError } from '../store/run-lock.js';
 import { openStoreView } from '../store/store-view.js';
 import { changeList } from '../sync/change-list.js';
-import { createGenerateCache, generate, generateOptionsFor, mismatchWarning } from '../sync/generate.js';
+import { type GenerateResult, mismatchWarning } from '../sync/generate.js';
 import { storeFilesOf } from '../sync/store-files.js';
-import { sync } from '../sync/sync.js';
-import type { SyncClient } from '../sync/types.js';
+import type { SyncClient, SyncResult } from '../sync/types.js';
 import { pluralise } from '../util/pluralise.js';
 import {
   type BudgetSettings,
@@ -41,6 +41,10 @@ export interface WatchOptions {
   connect: (config: ResolvedConfig) => Promise<SyncClient>;
   /** When two configs may share one client (the client's own rule, src/api/client-options.ts): a config edit that changes it reconnects. */
   clientKey: (config: ResolvedConfig) => string;
+  /** `generate` through the front door, under the run lock (`RunLockHeldError` while another run holds it). */
+  generate: (config: ResolvedConfig) => Promise<GenerateResult>;
+  /** `sync` through the front door, over the watcher's client (only `names`, when given). */
+  sync: (config: ResolvedConfig, client: SyncClient, names?: string[]) => Promise<SyncResult>;
   log: WatchLog;
   /** Seconds between polls; default: the config's `watchInterval`. */
   intervalSeconds?: number;
@@ -107,8 +111,6 @@ class Watcher {
   private readonly failing = new Map<string, string>();
   /** Refused prompts already warned about, by name and reason: a poll that skips one again is quiet. */
   private readonly refused = new Set<string>();
-  /** What one regeneration keeps for the next: unchanged snapshots are neither decoded nor compiled again. */
-  private readonly reuse = createGenerateCache();
   /** Snapshots the last regeneration found edited by hand: each is warned of once, when it becomes so. */
   private mismatched = new Set<string>();
   private service: { client: SyncClient; key: string } | undefined;
@@ -185,7 +187,7 @@ class Watcher {
   }
 
   private async runSync(client: SyncClient, names?: string[]): Promise<void> {
-    const result = await sync({ config: this.config, connect: async () => client, ...(names ? { names } : {}) });
+    const result = await this.options.sync(this.config, client, names);
     this.stats.syncs++;
     // Breaking changes first and marked, as `sync` marks them: the app's calls of them no longer compile.
     const changes = changeList(result);
@@ -252,38 +254,26 @@ class Watcher {
     this.budgetSaid = notice !== undefined;
   }
 
-  /** Takes the run lock, or returns undefined when another promptlock run holds the store. */
-  private async tryRunLock(): Promise<RunLock | undefined> {
-    try {
-      return await acquireRunLock(this.config.rootDir, 'watch');
-    } catch (error) {
-      if (error instanceof PromptlockError) return undefined;
-      throw error;
-    }
-  }
-
   private async regenerate(): Promise<void> {
-    const lock = await this.tryRunLock();
-    if (!lock) {
+    const { config } = this;
+    let result: GenerateResult;
+    try {
+      result = await this.options.generate(config);
+    } catch (error) {
+      if (!(error instanceof RunLockHeldError)) throw error;
       // Another run is writing the store; its writes bring new events, and this retry covers the rest.
       clearTimeout(this.busyTimer);
       this.busyTimer = setTimeout(() => void this.enqueue('regenerate', () => this.regenerate()), BUSY_RETRY_MS);
       return;
     }
-    const { config } = this;
-    try {
-      const result = await generate({ ...generateOptionsFor(config), cache: this.reuse });
-      this.stats.generates++;
-      if (result.written) {
-        this.log.success(
-          `Regenerated ${path.relative(config.rootDir, result.outputPath) || result.outputPath} (${pluralise(result.count, 'prompt')})`,
-        );
-      }
-      for (const name of result.mismatched) if (!this.mismatched.has(name)) this.log.warn(mismatchWarning(name));
-      this.mismatched = new Set(result.mismatched);
-    } finally {
-      await lock.release();
+    this.stats.generates++;
+    if (result.written) {
+      this.log.success(
+        `Regenerated ${path.relative(config.rootDir, result.outputPath) || result.outputPath} (${pluralise(result.count, 'prompt')})`,
+      );
     }
+    for (const name of result.mismatched) if (!this.mismatched.has(name)) this.log.warn(mismatchWarning(name));
+    this.mismatched = new Set(result.mismatched);
   }
 
   private async reloadConfig(): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The apps of a monorepo (README, "Monorepos"): the workspace root is the nearest folder, from the
+ * The apps of a monorepo (docs/cli.md, "Monorepos"): the workspace root is the nearest folder, from the
  * working directory up to the repository's own folder (the one holding `.git`), whose package.json
  * has `workspaces` (npm, yarn: an array or `{ packages: [...] }`) or that holds a
  * pnpm-workspace.yaml (`packages:`, read with js-yaml). Its package patterns (`apps/*`,

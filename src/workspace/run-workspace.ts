@@ -1,5 +1,5 @@
 /**
- * Runs one command over every app of a workspace (README, "Monorepos"): each app's config is
+ * Runs one command over every app of a workspace (docs/cli.md, "Monorepos"): each app's config is
  * loaded from its own folder, the apps run one after another over shared service clients
  * (src/workspace/shared-client.ts), and a failing app (a bad config, a service error) is recorded
  * with its name while the others still run and commit: each app's writes are its own transaction.

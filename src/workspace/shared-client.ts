@@ -1,5 +1,5 @@
 /**
- * One service client for every app of a `--recursive` run (README, "Monorepos"): apps that ask
+ * One service client for every app of a `--recursive` run (docs/cli.md, "Monorepos"): apps that ask
  * for the same client options (service, key, concurrency, timeout, limits: `clientKey`) share one
  * client, hence one concurrency bound and one rate-limit pacer (docs/service-interface.md, "Rate
  * limits": the limit is the key's, whichever app sends). On top of it a per-run cache: the list

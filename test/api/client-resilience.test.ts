@@ -48,18 +48,19 @@ describe('with 20% of requests failing, the result equals a clean run', () => {
 });
 
 describe('pacing by X-RateLimit-*', () => {
-  it('syncs 200 requests through a 30-per-2-second window with zero 429s', async () => {
-    await withService({ rateLimits: { authenticated: { perMinute: 30 }, minuteMs: 2000 } }, async (server) => {
+  // 70 requests: more than two windows' worth, so the pacer must wait for a reset twice.
+  it('syncs 70 requests through a 30-per-second window with zero 429s', async () => {
+    await withService({ rateLimits: { authenticated: { perMinute: 30 }, minuteMs: 1000 } }, async (server) => {
       const client = createClient({ baseUrl: server.url, apiKey: LOCAL_TEST_KEY, concurrency: 16 });
       try {
         const list = await client.listAll();
         const names = list.map((item) => item.packageName);
-        const requests = Array.from({ length: 199 }, (_, i) => names[i % names.length]!);
+        const requests = Array.from({ length: 69 }, (_, i) => names[i % names.length]!);
         const prompts = await Promise.all(requests.map((name) => client.getPrompt(name)));
-        expect(prompts).toHaveLength(199);
+        expect(prompts).toHaveLength(69);
         expect(server.stats.byStatus['429']).toBeUndefined();
-        expect(server.stats.byStatus['200']).toBe(200);
-        expect(client.stats).toMatchObject({ requests: 200, status429: 0, retries: 0 });
+        expect(server.stats.byStatus['200']).toBe(70);
+        expect(client.stats).toMatchObject({ requests: 70, status429: 0, retries: 0 });
         expect(client.stats.waitedMs).toBeGreaterThan(0);
       } finally {
         await client.close();

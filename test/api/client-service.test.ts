@@ -110,16 +110,23 @@ describe('endpoints', () => {
         // `first` knows the window is used up and does not even ask.
         const paced = await caught(first.getPrompt('@acme/summarize'));
         expect(paced).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
-        expect(paced.message).toMatch(
-          /^The service's rate limit is used up for another (59|60|61) s while fetching @acme\/summarize; promptlock waits at most 1 s\.$/,
-        );
+        // The window's rest, in whole seconds (a loaded machine may take a few of them to get here).
+        const rest =
+          /^The service's rate limit is used up for another (\d+) s while fetching @acme\/summarize; promptlock waits at most 1 s\.$/.exec(
+            paced.message,
+          );
+        expect(Number(rest?.[1]), paced.message).toBeGreaterThanOrEqual(45);
+        expect(Number(rest?.[1]), paced.message).toBeLessThanOrEqual(61);
         expect(server.stats.byStatus['429']).toBeUndefined();
         // `second` has no reading yet: its probe gets the 429.
         const limited = await caught(second.getPrompt('@acme/summarize'));
         expect(limited).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
-        expect(limited.message).toMatch(
-          /^The service answered 429 \(rate limit exceeded\) and asks to wait (59|60|61) s while fetching @acme\/summarize; promptlock waits at most 1 s\.$/,
-        );
+        const asked =
+          /^The service answered 429 \(rate limit exceeded\) and asks to wait (\d+) s while fetching @acme\/summarize; promptlock waits at most 1 s\.$/.exec(
+            limited.message,
+          );
+        expect(Number(asked?.[1]), limited.message).toBeGreaterThanOrEqual(45);
+        expect(Number(asked?.[1]), limited.message).toBeLessThanOrEqual(61);
         expect(second.stats.status429).toBe(1);
         expect(everythingOf(limited)).not.toContain(LOCAL_TEST_KEY);
       } finally {

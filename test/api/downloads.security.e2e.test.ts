@@ -11,10 +11,11 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ClientEvent, createClient } from '../../src/api/index.js';
+import { type ClientEvent, clientOptionsFor, createClient } from '../../src/api/index.js';
+import { callSync, loadProject } from '../../src/library.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { caught } from '../api/helpers.js';
-import { runBuiltCli, startBuiltCli } from '../helpers/cli.js';
+import { runBuiltCli, runCliInProcess, startBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { ACME_NAME, acmePrompt, hostileService, json } from '../helpers/hostile-network.js';
 import { storeTree } from '../helpers/project.js';
@@ -68,10 +69,26 @@ function fileService(fileSize: number | null, downloadUrl: string, sent = { byte
   });
 }
 
+/** `promptlock sync` in this process: only the peak-memory and the kill cases need a process of their own. */
+const syncIn = (dir: string) => runCliInProcess(['sync'], { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } });
+
 async function syncFiles(url: string, limits: Record<string, number> = {}) {
   const dir = await project({ baseUrl: url, prompts: [ACME_NAME], contextFiles: true, limits });
-  const run = await runBuiltCli(['sync'], { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } });
-  return { dir, run };
+  return { dir, run: await syncIn(dir) };
+}
+
+/**
+ * The library's sync as the CLI runs it, its client retrying as many times as the CLI's but after
+ * 1 ms backoffs instead of seconds; resolves with the error it failed with.
+ */
+async function syncRetryingFast(dir: string): Promise<Error | undefined> {
+  const options = { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } };
+  const config = await loadProject(options);
+  const connect = async () => createClient({ ...clientOptionsFor(config), backoffBaseMs: 1 });
+  return callSync(options, { config, connect }).then(
+    () => undefined,
+    (error: unknown) => error as Error,
+  );
 }
 
 describe('a context file larger than the limit', () => {
@@ -292,13 +309,13 @@ describe('context files stream to disk', () => {
     expect(await workFiles(large.dir)).toEqual([]);
     // Unchanged on the next run: nothing downloaded is written again, nothing is left staged.
     const count = service.count('/bucket/');
-    const rerun = await runBuiltCli(['sync'], { cwd: large.dir, env: { PROMPTLOCK_API_KEY: KEY } });
+    const rerun = await syncIn(large.dir);
     expect(rerun.code).toBe(0);
     expect(service.count('/bucket/')).toBe(count);
     expect(await workFiles(large.dir)).toEqual([]);
   }, 120_000);
 
-  it('a download cut off mid-way (every retry): exit 1, the previous files intact, no staged file left', async () => {
+  it('a download cut off mid-way (every retry): the sync fails, the previous files intact, no staged file left', async () => {
     const state = { revision: 1, failAt: undefined as number | undefined };
     const service = await patternService({
       size: () => 4 * MB + state.revision,
@@ -310,9 +327,11 @@ describe('context files stream to disk', () => {
     const before = await storeTree(dir);
     state.revision = 2;
     state.failAt = 2 * MB;
-    const failed = await runBuiltCli(['sync'], { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } });
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain('downloading');
+    const downloads = service.count('/bucket/');
+    const failed = await syncRetryingFast(dir);
+    expect(failed?.message).toContain('downloading');
+    // Every attempt was cut off: the first and each of the retries.
+    expect(service.count('/bucket/') - downloads).toBeGreaterThan(1);
     expect(await storeTree(dir)).toEqual(before);
     expect(await workFiles(dir)).toEqual([]);
   }, 120_000);
@@ -344,7 +363,7 @@ describe('context files stream to disk', () => {
     expect(await storeTree(dir)).toEqual(before);
     expect((await workFiles(dir)).filter((name) => name.endsWith('.part'))).toHaveLength(1);
     state.hold = false;
-    const next = await runBuiltCli(['sync'], { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } });
+    const next = await syncIn(dir);
     expect(next.code).toBe(0);
     expect(await workFiles(dir)).toEqual([]);
     const lock = JSON.parse(await readFile(path.join(dir, 'prompts.lock.json'), 'utf8'));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { expect, it } from 'vitest';
 import { runCliInProcess as runBuiltCli } from '../helpers/cli.js';
 
-it.each(['init', 'sync', 'generate', 'check', 'diff', 'watch', 'add', 'remove', 'serve'])(
+it.each(['init', 'sync', 'generate', 'check', 'diff', 'watch', 'add', 'remove', 'serve', 'which', 'mcp'])(
   '%s --help shows examples and the global flags',
   async (command) => {
     const run = await runBuiltCli([command, '--help'], { cwd: tmpdir() });

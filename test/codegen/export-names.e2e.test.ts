@@ -145,6 +145,7 @@ it('recorded names that collide or are not identifiers are a LockfileError namin
     ['"class"', 'is a reserved word'],
     ['"welcome-2"', 'must be an identifier'],
     ['"prompts"', 'is a name the module declares itself'],
+    ['"PromptProvenance"', 'is a name the module declares itself'],
   ] as const) {
     await writeFile(lockPath, good.replace('"globexWelcome"', bad));
     const run = await cli(project, 'generate');

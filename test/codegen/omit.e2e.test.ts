@@ -81,7 +81,7 @@ describe('the returned object', () => {
       'all-omitted',
     );
     const result = mod.support!({ name: 'Ada', code: 'X1' });
-    expect(Object.keys(result)).toEqual(['id', 'title', 'tags', 'version', 'workspaceSlug', 'packageName', 'content']);
+    expect(Object.keys(result)).toEqual(['id', 'title', 'tags', 'version', 'workspaceSlug', 'packageName', 'content', 'provenance']);
     expect(result.content).toBe('PUBLIC_CONTENT for Ada');
     // `code` appears only in the omitted system prompt: the call's contract is the prompt's.
     expect(() => mod.support!({ name: 'Ada' })).toThrow('Prompt "@acme/support" is missing variable "code".');

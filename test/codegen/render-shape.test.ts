@@ -1,5 +1,5 @@
 /**
- * The shape of a generated function (README, "The generated module"): one shape for every prompt,
+ * The shape of a generated function (docs/generated-module.md): one shape for every prompt,
  * one checked read of the variables into locals named after them, each text one template literal
  * with the variables inline, and a fresh object per call. Each rendered text must equal the
  * template module's `renderTemplate`, hostile texts included, and a text's length (lines or

@@ -89,6 +89,7 @@ describe('generated functions at run time', () => {
       systemPrompt: renderTemplate(prompt.systemPrompt!, variables),
       content: renderTemplate(prompt.content, variables),
       critiquePrompt: renderTemplate(prompt.critiquePrompt!, variables),
+      provenance: { name: '@acme/support-reply', version: 'v1', integrity: items[0]!.entry.integrity, source: 'snapshot' },
     });
     expect(out.content).toBe('Dear Ada,\nyou have 3 messages about ["a",1] {"k":null} (false).');
   });

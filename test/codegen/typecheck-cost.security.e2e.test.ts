@@ -11,9 +11,10 @@ import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { generateModule, typecheckModule } from '../../src/codegen/index.js';
 import { lockPrompt } from '../../src/sync/fetch-prompt.js';
+import { runCliInProcess } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { type HostileService, startHostileService } from '../helpers/hostile-service.js';
-import { cli, validPrompt } from '../helpers/valid-prompt.js';
+import { KEY, validPrompt } from '../helpers/valid-prompt.js';
 
 const { project, defer } = disposables();
 let service: HostileService;
@@ -23,6 +24,9 @@ beforeAll(async () => {
   service = await startHostileService({ get: (name) => answers.get(name.replace(/:.*$/, '')) });
   defer(() => service.close());
 });
+
+/** The CLI in this process: these refusals need no process of their own. */
+const cli = (args: string[], cwd: string) => runCliInProcess(args, { cwd, env: { PROMPTLOCK_API_KEY: KEY } });
 
 function manyPlaceholders(count: number): string {
   let text = '';

@@ -5,9 +5,10 @@
  * `git clone`s, do what docs/ci.md promises: the check job, with the file's own install step,
  * fails with an annotation on a hand-edited committed module and passes on a correct one; the
  * update job turns an upstream change that renames a variable into a body listing the app's
- * compile errors (`src/app.ts:LINE`) under "Breaking changes", and commits promptlock's files,
- * and only those, to the update branch. One packed app serves every case: 1 install, then one
- * `npm ci` per job run.
+ * compile errors (`src/app.ts:LINE`) under "Breaking changes", lists a prompt it refused and
+ * skipped (sync exits 3: the job goes on to the pull request) and the placeholders kept as text,
+ * and commits promptlock's files, and only those, to the update branch. One packed app serves
+ * every case: 1 install, then one `npm ci` per job run.
  */
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -211,11 +212,13 @@ describe.runIf(BUILT)('the check job, run from the file in a fresh clone', () =>
 });
 
 describe.runIf(BUILT)('the update job, run from the file in a fresh clone', () => {
-  it('lists the compile errors a renamed variable causes under "Breaking changes" and commits only promptlock files', async () => {
+  it('lists the compile errors a renamed variable causes under "Breaking changes", the skipped prompt, and commits only promptlock files', async () => {
     const v2 = await serve({
       dir: await servedFolder([
         prompt('support-reply', 2, 'Hello {{name}}, you have {{count:number}} unread messages.'),
-        prompt('welcome', 2, 'Welcome aboard!'),
+        prompt('welcome', 2, 'Welcome aboard! {{#if vip}}Your lounge pass is ready.{{/if}}'),
+        // Refused (two types for one variable): skipped, and sync exits 3.
+        prompt('flaky', 1, 'You have {{count:number}} new messages.\nAt most {{count:string}} words.'),
       ]),
     });
     const clone = await freshClone('main');
@@ -233,6 +236,9 @@ describe.runIf(BUILT)('the update job, run from the file in a fresh clone', () =
     expect(names).toEqual(['Install', 'Sync the prompts and type-check the app', "Commit promptlock's files to the update branch"]);
     expect(job.runs.map((r) => r.code)).toEqual([0, 0, 0]);
     for (const r of job.runs) expect(r.stdout + r.stderr).not.toContain(LOCAL_TEST_KEY);
+    // Landed with a prompt skipped: a warning, and the pull request still opens.
+    expect(job.runs[1]!.stderr).toContain('skipped @acme/flaky (content line 2): Variable "count" has conflicting type hints');
+    expect(job.runs[1]!.stdout).toContain('::warning title=promptlock::A prompt was refused and skipped');
     expect(job.outputs.sync).toEqual({ changed: 'true', breaking: 'true', title: 'Update 2 prompts (1 breaking)' });
 
     const body = await readFile(path.join(run.temp, 'promptlock-report.md'), 'utf8');
@@ -248,6 +254,11 @@ describe.runIf(BUILT)('the update job, run from the file in a fresh clone', () =
     );
     expect(body.indexOf('### Breaking changes')).toBeLessThan(body.indexOf('### Changes'));
     expect(body).toContain('_Timestamps changed:_ `metadata.createdAt`');
+    expect(body).toContain('### Skipped');
+    expect(body).toMatch(/^- `@acme\/flaky` \(`content` line 2\): `Variable "count" has conflicting type hints/m);
+    expect(body).toContain(
+      '- `@acme/welcome`: 2 placeholders kept as text: `{{#if vip}}` (`content` line 1), `{{/if}}` (`content` line 1)',
+    );
     if (process.env.UPDATE_GOLDEN) await writeFile(EXAMPLE, body);
     expect(body).toBe(await readFile(EXAMPLE, 'utf8'));
 
@@ -260,10 +271,15 @@ describe.runIf(BUILT)('the update job, run from the file in a fresh clone', () =
       'prompts/acme/welcome.json',
       MODULE,
     ]);
+    // From a trace back to this review: the commit carries the pull request's body, which `which` shows.
+    const which = await sh('npx promptlock which @acme/support-reply@v2 --json', clone);
+    expect(which.code, which.stderr).toBe(0);
+    expect(JSON.parse(which.stdout).commits[0]).toMatchObject({ subject: 'Update 2 prompts (1 breaking)', pullRequestBody: body });
 
-    // The next scheduled run, on the branch as merged: nothing new, no body, no pull request step.
+    // The next scheduled run, on the branch as merged: nothing new (flaky still skipped), no body, no pull request step.
     const quiet = await runJob(workflow, 'update', { ...run, contexts, only: ['sync'] });
     expect(quiet.runs.map((r) => r.code)).toEqual([0]);
+    expect(quiet.runs[0]!.stdout).toContain('::warning title=promptlock::');
     expect(quiet.outputs.sync).toEqual({ changed: 'false', breaking: 'false', title: '' });
     await expect(readFile(path.join(run.temp, 'promptlock-report.md'))).rejects.toThrow(/ENOENT/);
   });

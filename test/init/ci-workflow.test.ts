@@ -123,8 +123,8 @@ describe('init --ci github, for each package manager', () => {
     ]);
     const update = workflow.jobs.update!.steps;
     expect(update.find((s) => s.name === 'Install')!.run).toBe(want.update);
-    expect(update.find((s) => s.id === 'sync')!.run).toBe(
-      `${want.exec} promptlock sync --typecheck --report "$RUNNER_TEMP/promptlock-report.md"`,
+    expect(update.find((s) => s.id === 'sync')!.run).toContain(
+      `\n${want.exec} promptlock sync --typecheck --report "$RUNNER_TEMP/promptlock-report.md" || status=$?\n`,
     );
     expect(update.find((s) => s.id === 'commit')!.run).toContain(
       `git add --all -- 'prompts.lock.json' 'prompts' 'src/generated/prompts.ts'\n`,
@@ -249,6 +249,36 @@ esac
   });
 });
 
+/**
+ * The step that syncs, run from the file with a stand-in for the package manager's `npx` that exits
+ * as promptlock would: 3 (landed, a refused prompt skipped) goes on to the pull request with a
+ * warning; any other failure stops the job with its own code.
+ */
+describe("the update job's sync step", () => {
+  it.each([
+    [0, 0, false],
+    [3, 0, true],
+    [1, 1, false],
+    [2, 2, false],
+  ])('promptlock exits %i: the step exits %i', async (exit, code, warned) => {
+    const dir = await projectWith({ 'package-lock.json': '{}' });
+    const result = await writeCiWorkflow({ dir, provider: 'github', force: false, files: storeIn(dir) });
+    const bin = path.join(dir, 'bin');
+    await mkdir(bin);
+    await writeFile(path.join(bin, 'npx'), `#!/usr/bin/env bash\necho "npx $*" >&2\nexit ${exit}\n`, { mode: 0o755 });
+    const job = await runJob(parseWorkflow(await readFile(result.path, 'utf8')), 'update', {
+      cwd: dir,
+      env: { PATH: `${bin}${path.delimiter}${process.env.PATH}`, RUNNER_TEMP: dir },
+      contexts: { 'runner.temp': dir },
+      only: ['sync'],
+    });
+    const run = job.runs[0]!;
+    expect(run.stderr).toContain('npx promptlock sync --typecheck --report');
+    expect(run.code).toBe(code);
+    expect(run.stdout.includes('::warning title=promptlock::A prompt was refused and skipped')).toBe(warned);
+  });
+});
+
 describe('init --ci gitlab', () => {
   it.each([
     ['npm', { 'package-lock.json': '{}' }, ['npm ci --ignore-scripts', 'npx promptlock check'], 'npm ci'],
@@ -275,6 +305,9 @@ describe('init --ci gitlab', () => {
       expect(push).not.toMatch(/git add -A\b/);
       expect(text).toContain('both Protected and Masked');
       expect(result.steps.join('\n')).toContain('both Protected and Masked');
+      const sync = jobs['promptlock-update']!.script.find((line) => line.includes('promptlock sync'))!;
+      expect(sync).toContain('|| status=$?');
+      expect(sync).toContain('[ "$status" -ne 3 ]');
       for (const line of jobs['promptlock-update']!.script) {
         const { stderr } = await promisify(execFile)('bash', ['-n', '-c', line]);
         expect(stderr).toBe('');

@@ -1,5 +1,5 @@
 /**
- * The README's "Bundler plugin" and "Programmatic API" examples type-check (strict) against this
+ * The README's "Bundler plugin" and docs/api.md's examples type-check (strict) against this
  * repository's sources, `promptlock` mapped to src/index.ts and `promptlock/<bundler>` to
  * src/plugin/: an example can't drift from the API it documents. Every ```ts snippet of README.md
  * and docs/*.md also type-checks under the tsconfig `tsc --init` writes (with
@@ -29,22 +29,16 @@ function sectionBlocks(readme: string, heading: string): string[] {
 const PATHS = {
   promptlock: [path.join(ROOT, 'src/index.ts')],
   'promptlock/live': [path.join(ROOT, 'src/live/index.ts')],
+  'promptlock/messages': [path.join(ROOT, 'src/integrations/messages.ts')],
+  'promptlock/otel': [path.join(ROOT, 'src/integrations/otel.ts')],
   'promptlock/*': [path.join(ROOT, 'src/plugin/*.ts')],
-};
-
-const STRICT: ts.CompilerOptions = {
-  strict: true,
-  skipLibCheck: true,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
 };
 
 /**
  * Type errors of each source, as a file of its own in `test/library/snippets/`, where
  * `./generated/prompts.js` is the example app's generated module.
  */
-function typeErrors(sources: string[], base: ts.CompilerOptions = STRICT, names?: string[]): string[] {
+function typeErrors(sources: string[], base: ts.CompilerOptions, names?: string[]): string[] {
   const dir = path.join(ROOT, 'test/library/snippets');
   const files = sources.map((_, i) => path.join(dir, `${names?.[i] ?? `readme-example-${i}`}.ts`));
   const options: ts.CompilerOptions = { ...base, noEmit: true, types: ['node'], paths: PATHS };
@@ -107,35 +101,9 @@ function allSnippets(): Array<{ name: string; source: string }> {
   });
 }
 
-describe('README examples', () => {
-  it('of the bundler plugin and of every programmatic API function type-check', () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const blocks = [...sectionBlocks(readme, 'Bundler plugin'), ...sectionBlocks(readme, 'Programmatic API')];
-    const joined = blocks.join('\n');
-    for (const name of ['sync(', 'generate(', 'check(', 'diff(', 'startServer(', "from 'promptlock/vite'"]) expect(joined).toContain(name);
-    expect(typeErrors(blocks)).toEqual([]);
-  });
-
-  it('catches a wrong option (the check is not vacuous)', () => {
-    expect(typeErrors(["import { generate } from 'promptlock';\nawait generate({ forse: true });"]).join('\n')).toMatch(/forse/);
-  });
-
-  it('every ```ts snippet of README.md and docs/ type-checks as `tsc --init` sets a project up, with exactOptionalPropertyTypes', () => {
-    const options = tscInitOptions();
-    expect(options).toMatchObject({ strict: true, verbatimModuleSyntax: true, exactOptionalPropertyTypes: true });
-    const snippets = allSnippets();
-    expect(snippets.length).toBeGreaterThan(12);
-    const errors = typeErrors(
-      snippets.map((snippet) => snippet.source),
-      { ...options, exactOptionalPropertyTypes: true },
-      snippets.map((snippet) => snippet.name),
-    );
-    expect(errors).toEqual([]);
-  });
-
-  it('every optional field of a public option type accepts undefined (exactOptionalPropertyTypes)', () => {
-    const options = { ...tscInitOptions(), exactOptionalPropertyTypes: true };
-    const accepts = (types: string) => `
+/** An optional field of the public option types that does not take `undefined`, by name (true when none). */
+function acceptsUndefined(types: string): string {
+  return `
       import type { CheckOptions, DiffOptions, GenerateOptions, ProjectOptions, ServerOptions, SyncOptions, SyncWorkspaceOptions, UserConfig } from 'promptlock';
       import type { LivePromptsOptions, RedisStoreOptions } from 'promptlock/live';
       import type { PromptlockPluginOptions } from 'promptlock/vite';
@@ -151,10 +119,63 @@ describe('README examples', () => {
         .split(',')
         .map((type, i) => `export const check${i}: true = true as Open<${type.trim()}>;`)
         .join('\n')}`;
-    const all =
-      'CheckOptions, DiffOptions, GenerateOptions, ProjectOptions, ServerOptions, SyncOptions, SyncWorkspaceOptions, UserConfig, LivePromptsOptions, RedisStoreOptions, PromptlockPluginOptions';
-    expect(typeErrors([accepts(all)], options)).toEqual([]);
+}
+
+const PUBLIC_OPTIONS =
+  'CheckOptions, DiffOptions, GenerateOptions, ProjectOptions, ServerOptions, SyncOptions, SyncWorkspaceOptions, UserConfig, LivePromptsOptions, RedisStoreOptions, PromptlockPluginOptions';
+
+/**
+ * One program (a cold type-check costs seconds): every snippet, a snippet with a wrong option, and
+ * the optional-fields checks, under the options `tsc --init` writes with exactOptionalPropertyTypes.
+ * Each test reads the errors of its own files.
+ */
+const checked = (() => {
+  let errors: string[] | undefined;
+  const snippets = allSnippets();
+  const extra = [
+    { name: 'wrong-option', source: "import { generate } from 'promptlock';\nawait generate({ forse: true });" },
+    { name: 'public-options', source: acceptsUndefined(PUBLIC_OPTIONS) },
+    { name: 'refuses-undefined', source: acceptsUndefined('{ a?: string }') },
+  ];
+  const files = [...snippets, ...extra];
+  return {
+    snippets,
+    errorsOf(name: string): string[] {
+      errors ??= typeErrors(
+        files.map((file) => file.source),
+        { ...tscInitOptions(), exactOptionalPropertyTypes: true },
+        files.map((file) => file.name),
+      );
+      return errors.filter((error) => error.startsWith(`${name}.ts`));
+    },
+  };
+})();
+
+describe('README examples', () => {
+  it('of the bundler plugin and of every programmatic API function are checked', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const api = readFileSync(path.join(ROOT, 'docs/api.md'), 'utf8');
+    const blocks = [...sectionBlocks(readme, 'Bundler plugin'), ...[...api.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!)];
+    const joined = blocks.join('\n');
+    for (const name of ['sync(', 'generate(', 'check(', 'diff(', 'startServer(', "from 'promptlock/vite'"]) expect(joined).toContain(name);
+    // Each of them is one of the snippets type-checked below.
+    const sources = checked.snippets.map((snippet) => snippet.source);
+    for (const block of blocks) expect(sources).toContain(block);
+  });
+
+  it('catches a wrong option (the check is not vacuous)', () => {
+    expect(checked.errorsOf('wrong-option').join('\n')).toMatch(/forse/);
+  });
+
+  it('every ```ts snippet of README.md and docs/ type-checks as `tsc --init` sets a project up, with exactOptionalPropertyTypes', () => {
+    expect(tscInitOptions()).toMatchObject({ strict: true, verbatimModuleSyntax: true, exactOptionalPropertyTypes: true });
+    expect(checked.snippets.length).toBeGreaterThan(12);
+    expect(checked.snippets.flatMap((snippet) => checked.errorsOf(snippet.name))).toEqual([]);
+  });
+
+  it('every optional field of a public option type accepts undefined (exactOptionalPropertyTypes)', () => {
+    expect(checked.errorsOf('public-options')).toEqual([]);
     // Not vacuous: a field that refuses undefined is named.
-    expect(typeErrors([`${accepts('{ a?: string }')}`], options).join('\n')).toMatch(/"a"/);
+    expect(checked.errorsOf('refuses-undefined').join('\n')).toMatch(/"a"/);
   });
 });

@@ -30,11 +30,13 @@ let calls = 0;
 let failures = 0;
 let callsAtMark = 0;
 let failuresAtMark = 0;
+let marked = false;
 const errors = [];
 parentPort.on('message', (message) => {
   if (message === 'mark') {
     callsAtMark = calls;
     failuresAtMark = failures;
+    marked = true;
   }
   if (message === 'stop') stopped = true;
 });
@@ -45,6 +47,8 @@ while (!stopped) {
       const rendered = await live[name](variables);
       if (typeof rendered.content !== 'string' || !rendered.content.includes('says')) throw new Error(`bad render of ${name}`);
       calls++;
+      // The first call served after the mark (Redis killed): the test waits for one from each instance.
+      if (marked && calls === callsAtMark + 1) parentPort.postMessage({ type: 'served-after-mark' });
     } catch (error) {
       failures++;
       if (errors.length < 5) errors.push(String(error?.stack ?? error));

@@ -101,7 +101,9 @@ describe('following the service', () => {
     expect(first.content).toBe('Hello Ada, you have 3 items.');
     // The committed version, fetched live, renders to exactly what the committed function returns.
     expect(prompts.status().find((s) => s.name === '@acme/greet')).toMatchObject({ source: 'live', version: 'v1' });
-    expect(first).toEqual(setup.module.prompts['@acme/greet']!({ name: 'Ada', count: 3 }));
+    // Only its provenance says it came live (docs/traces.md).
+    const committed = setup.module.prompts['@acme/greet']!({ name: 'Ada', count: 3 });
+    expect(first).toEqual({ ...committed, provenance: { ...committed.provenance, source: 'live', reviewedVersion: 'v1' } });
 
     await setup.publish('@acme/greet', 'v2', 'Hi {{ name }}! {{count:int // items}} new things.');
     const updated = nextEvent(events, 'update', '@acme/greet');
@@ -111,6 +113,8 @@ describe('following the service', () => {
     const second = await prompts['@acme/greet']!({ name: 'Ada', count: 3 });
     expect(second.version).toBe('v2');
     expect(second.content).toBe('Hi Ada! 3 new things.');
+    // It names the version followed and the reviewed one, whose integrity the lockfile holds.
+    expect(second.provenance).toEqual({ ...committed.provenance, version: 'v2', source: 'live', reviewedVersion: 'v1' });
     expect(prompts.status().find((s) => s.name === '@acme/greet')).toMatchObject({ version: 'v2', source: 'live', followed: true });
 
     // A live render is the service's own render for the same variables.
@@ -121,7 +125,7 @@ describe('following the service', () => {
     });
     const served = (await response.json()) as Record<string, unknown>;
     const { metadata: _m1, ...servedRest } = served;
-    const { metadata: _m2, ...liveRest } = second;
+    const { metadata: _m2, provenance: _p, ...liveRest } = second;
     expect(liveRest).toEqual({ ...servedRest, critiquePrompt: null });
   });
 
@@ -184,7 +188,8 @@ describe('placeholders kept as text (README, "Placeholders")', () => {
     const values = { start: 'Mon', end: 'Fri', '#each items': 'x', this: 'y' };
     const first = await prompts['@acme/range']!(values);
     expect(first.content).toBe('From Mon to {{end}} {{#each items}}{{this}}{{/each}}');
-    expect(first).toEqual(setup.module.prompts['@acme/range']!(values));
+    const committed = setup.module.prompts['@acme/range']!(values);
+    expect(first).toEqual({ ...committed, provenance: { ...committed.provenance, source: 'live', reviewedVersion: 'v1' } });
     // {{end}} is still text by the lockfile's reading: no new variable, so v2 is served.
     await setup.publish('@acme/range', 'v2', 'Now {{start}} until {{end}}!');
     const updated = nextEvent(events, 'update', '@acme/range');

@@ -81,8 +81,12 @@ it('a relabelled context item changes its own line of the module, and only what 
     '+    version: "v2",',
     '+    packageName: "@bulk/prompt-0001:v2",',
     expect.stringMatching(/^\+ {6}\{ createdAt: \d+, id: "ctx_1_1", label: "House style", /),
+    // The prompt's own provenance: its version and the integrity of its new text.
+    expect.stringMatching(
+      /^\+ {4}provenance: \{ name: "@bulk\/prompt-0001", version: "v2", integrity: "sha256-[^"]+", source: "snapshot" \},$/,
+    ),
   ]);
-  expect(changed).toHaveLength(8);
+  expect(changed).toHaveLength(10);
 });
 
 it('two branches that change different prompts merge with no conflict, and check passes on the merge', async () => {

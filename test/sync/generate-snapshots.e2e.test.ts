@@ -1,5 +1,5 @@
 /**
- * `generate` sees snapshot edits (README, "Commands"): its up-to-date check covers the snapshots,
+ * `generate` sees snapshot edits (docs/cli.md): its up-to-date check covers the snapshots,
  * not only the lockfile and the module. A snapshot edited by hand is built as it is, with the
  * warning; a broken one (not JSON, or a field of the wrong type) fails with exit 1 naming its file
  * and leaves the module as it was; restoring it rebuilds the module as it was. `--force` is never

@@ -11,10 +11,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/index.js';
+import { clientOptionsFor, createClient } from '../../src/api/index.js';
 import { requestedEntries } from '../../src/config/prompt-entry.js';
 import { AggregatePromptlockError } from '../../src/errors.js';
-import { sync } from '../../src/library.js';
+import { callSync, loadProject, sync } from '../../src/library.js';
 import { LOCAL_TEST_KEY } from '../../src/secrets.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { encodeSnapshot } from '../../src/store/snapshot-format.js';
@@ -26,8 +26,8 @@ import { hostileService, json } from '../helpers/hostile-network.js';
 import { copyDir, storeTree } from '../helpers/project.js';
 import { generatedPrompt, writeServedFolder } from '../helpers/served-folder.js';
 
-const COUNT = 450; // 5 pages of at most 100 (the service's largest page)
-const PAGES = 5;
+const COUNT = 350; // 4 pages of at most 100 (the service's largest page): a page to fail with one after it
+const PAGES = 4;
 const nameOf = (i: number) => generatedPrompt(i, 1).packageName.split(':')[0]!;
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
 
@@ -79,10 +79,33 @@ function signalOrSafety(): { signal: () => void; reached: Promise<'signal' | 'sa
   return { signal, reached };
 }
 
-async function servedFolder(listNames: 'full' | 'versioned' = 'full') {
-  const served = await writeServedFolder(undefined, COUNT, 1);
-  defer(() => rm(served, { recursive: true, force: true }));
-  return { served, upstream: await serve({ dir: served, listNames }) };
+let written: Promise<string> | undefined;
+/** The COUNT prompts at revision 1, written once for the file. */
+function promptsFolder(): Promise<string> {
+  written ??= writeServedFolder(undefined, COUNT, 1).then((dir) => {
+    defer(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  });
+  return written;
+}
+
+const servers = new Map<string, Promise<RunningServer>>();
+/**
+ * The service over the COUNT prompts. Tests that only read share one server per `listNames`
+ * (its counters reset for each); a test that publishes gets a copy of the folder of its own.
+ */
+async function servedFolder(listNames: 'full' | 'versioned' = 'full', publishes = false) {
+  const prompts = await promptsFolder();
+  if (publishes) {
+    const served = `${prompts}-${servers.size}-${Math.random().toString(36).slice(2)}`;
+    await copyDir(prompts, served);
+    defer(() => rm(served, { recursive: true, force: true }));
+    return { served, upstream: await serve({ dir: served, listNames }) };
+  }
+  if (!servers.has(listNames)) servers.set(listNames, serve({ dir: prompts, listNames }));
+  const upstream = await servers.get(listNames)!;
+  upstream.resetStats();
+  return { served: prompts, upstream };
 }
 
 const files = { lockfile: 'prompts.lock.json', snapshots: 'prompts', output: 'prompts.ts' };
@@ -127,8 +150,8 @@ describe('listPages', () => {
         sizes.push(page.length);
         listsWhenYielded.push(upstream.stats.byRoute.list ?? 0);
       }
-      expect(sizes).toEqual([100, 100, 100, 100, 50]);
-      expect(listsWhenYielded).toEqual([1, 2, 3, 4, 5]);
+      expect(sizes).toEqual([100, 100, 100, 50]);
+      expect(listsWhenYielded).toEqual([1, 2, 3, 4]);
       expect((await client.listAll()).map((p) => p.packageName)).toEqual(Array.from({ length: COUNT }, (_, i) => nameOf(i)));
     } finally {
       await client.close();
@@ -181,9 +204,9 @@ describe('gets start with the first list page', () => {
 
   it('a floating prompt is proven by the page that names it, before the later pages come', async () => {
     const { upstream } = await servedFolder('versioned');
-    // Exact entries only: the list is needed just for the proof. One on page 1, one on page 5.
+    // Exact entries only: the list is needed just for the proof. One on page 1, one on page 4.
     const early = nameOf(7);
-    const late = nameOf(420);
+    const late = nameOf(320);
     let hold = async () => {};
     const service = await proxyTo(upstream, async (pass, _req, _res, page) => {
       if (page === 2) await hold();
@@ -216,7 +239,7 @@ describe('gets start with the first list page', () => {
 
 describe('a list page that fails', () => {
   it('fails the sync with the list error, starts nothing after it and leaves the files as they were', async () => {
-    const { served, upstream } = await servedFolder();
+    const { served, upstream } = await servedFolder('full', true);
     let failing = false;
     let gets = 0;
     let getsWhenFailed: number | undefined;
@@ -232,7 +255,7 @@ describe('a list page that fails', () => {
     const concurrency = 4;
     const dir = await project({ baseUrl: service.url, prompts: ['@bulk/*'], concurrency, ...files });
     await sync({ cwd: dir, env });
-    await publish(upstream, served, [3, 250, 440]);
+    await publish(upstream, served, [3, 250, 340]);
     const before = await storeTree(dir);
 
     failing = true;
@@ -255,8 +278,8 @@ describe('a list page that fails', () => {
 
 describe('the same files whatever the order', () => {
   it('glob + exact + pinned + floating proven by the list: as a --refetch run one prompt at a time', async () => {
-    const { served, upstream } = await servedFolder('versioned');
-    const prompts = ['@bulk/*', `${nameOf(3)}:v1`, nameOf(420), `${nameOf(111)}:latest`, `${nameOf(200)}:v1`];
+    const { served, upstream } = await servedFolder('versioned', true);
+    const prompts = ['@bulk/*', `${nameOf(3)}:v1`, nameOf(320), `${nameOf(111)}:latest`, `${nameOf(200)}:v1`];
     const streamed = await project({ baseUrl: upstream.url, prompts, concurrency: 16, ...files });
     expect(await sync({ cwd: streamed, env })).toMatchObject({ prompts: COUNT, fetched: COUNT });
     const sequential = `${streamed}-sequential`;
@@ -265,11 +288,11 @@ describe('the same files whatever the order', () => {
     const config = JSON.parse(await readFile(path.join(sequential, 'prompts.config.json'), 'utf8')) as Record<string, unknown>;
     await writeFile(path.join(sequential, 'prompts.config.json'), JSON.stringify({ ...config, concurrency: 1 }));
 
-    // New versions on pages 1, 2, 3 and 5: two glob matches, two exact floating entries, one pinned.
-    await publish(upstream, served, [5, 111, 3, 299, 420]);
+    // New versions on pages 1, 2, 3 and 4: two glob matches, two exact floating entries, one pinned.
+    await publish(upstream, served, [5, 111, 3, 299, 320]);
     const warm = await sync({ cwd: streamed, env });
     expect(warm).toMatchObject({ fetched: 4, savedByList: COUNT - 6 });
-    expect(warm.changed.map((c) => c.name).sort()).toEqual([nameOf(5), nameOf(111), nameOf(299), nameOf(420)]);
+    expect(warm.changed.map((c) => c.name).sort()).toEqual([nameOf(5), nameOf(111), nameOf(299), nameOf(320)]);
     const refetched = await sync({ cwd: sequential, env, refetch: true });
     expect(refetched).toMatchObject({ fetched: COUNT - 2, savedByList: 0 });
 
@@ -279,7 +302,7 @@ describe('the same files whatever the order', () => {
     };
     expect(Object.keys(lock.prompts)).toEqual(Array.from({ length: COUNT }, (_, i) => nameOf(i)));
     expect(lock.prompts[nameOf(3)]).toMatchObject({ version: 'v1', selector: 'v1' });
-    expect(lock.prompts[nameOf(420)]).toMatchObject({ version: 'v2', selector: null });
+    expect(lock.prompts[nameOf(320)]).toMatchObject({ version: 'v2', selector: null });
     expect(lock.prompts[nameOf(111)]).toMatchObject({ version: 'v2', selector: 'latest' });
     expect(lock.prompts[nameOf(5)]).toMatchObject({ version: 'v2', selector: 'latest' });
   });
@@ -296,7 +319,10 @@ describe('a service that keeps failing', () => {
     const prompts = Array.from({ length: 40 }, (_, i) => `${nameOf(i)}:v1`);
     const concurrency = 4;
     const dir = await project({ baseUrl: service.url, prompts, concurrency });
-    const error = await sync({ cwd: dir, env }).then(
+    // As the CLI runs it, its client retrying as often but after 1 ms backoffs instead of seconds.
+    const config = await loadProject({ cwd: dir, env });
+    const connect = async () => createClient({ ...clientOptionsFor(config), backoffBaseMs: 1 });
+    const error = await callSync({ cwd: dir, env }, { config, connect }).then(
       () => undefined,
       (e: unknown) => e as Error,
     );

@@ -54,7 +54,7 @@ describe('generate, run again with the same reuse cache', () => {
 describe('the reuse cache and the files on disk', () => {
   it('sees a snapshot rewritten at once with the same size, and reuses what did not change', async () => {
     const { readLockedPrompts } = await import('../../src/store/read-store.js');
-    const { encodeSnapshot } = await import('../../src/store/snapshot-format.js');
+    const { encodeSnapshot, snapshotIntegrity } = await import('../../src/store/snapshot-format.js');
     const { snapshotPath } = await import('../../src/store/paths.js');
     const { writeFile } = await import('node:fs/promises');
     const store = await writeStore(dir, [a, b]);
@@ -80,7 +80,9 @@ describe('the reuse cache and the files on disk', () => {
     expect(result.mismatched).toEqual(['@acme/reply']);
     const written = await readFile(outputPath, 'utf8');
     expect(written).toContain('THANKS');
-    expect(written).toBe(generateModule([{ ...a, prompt: sameSize }, b].map((item) => structuredClone(item))));
+    // The same code; the function's provenance records the edited snapshot's own integrity.
+    const edited = { ...a, prompt: sameSize, entry: { ...a.entry, integrity: snapshotIntegrity(sameSize) } };
+    expect(written).toBe(generateModule([edited, b].map((item) => structuredClone(item))));
 
     // Restored: the module is what it was, and nothing is rewritten after that.
     await writeFile(file, before);

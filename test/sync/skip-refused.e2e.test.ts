@@ -7,6 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sync } from '../../src/library.js';
 import { LOCAL_TEST_KEY } from '../../src/server/index.js';
 import { runCliInProcess } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
@@ -94,6 +95,24 @@ describe('a glob over a workspace that holds a refused prompt', () => {
         fix: 'raise "limits.promptBytes" in the config if this prompt is legitimate',
       },
     ]);
+  });
+
+  it("the library's pull-request report lists the refused prompt, and a changed prompt's placeholders kept as text", async () => {
+    const folder = await servedFolder({ 'ws/alpha/v1.md': 'Alpha {{name}}', 'ws/flaky/v1.md': 'Flaky {{count:number}}' });
+    const server = await serve({ dir: folder });
+    const dir = await project({ baseUrl: server.url, prompts: ['@ws/*'] });
+    await sync({ cwd: dir, env });
+    await writeFile(path.join(folder, 'ws/flaky/v2.md'), CONFLICT);
+    await writeFile(path.join(folder, 'ws/alpha/v2.md'), 'Alpha {{name}}, {{#each items}}');
+    await server.reload();
+    const result = await sync({ cwd: dir, env, report: true });
+    expect(result.changed.map((c) => c.name)).toEqual(['@ws/alpha']);
+    const body = result.report!.body;
+    expect(result.report!.title).toBe('Update @ws/alpha to v2');
+    expect(body).toContain(
+      '- `@ws/flaky` (`content` line 2): `Variable "count" has conflicting type hints: "number" at @ws/flaky content 1:10 and "string" at @ws/flaky content 2:9`; it stays at v1, as locked before. To fix: `use one type for "count" everywhere it appears',
+    );
+    expect(body).toContain('- `@ws/alpha`: 1 placeholder kept as text: `{{#each items}}` (`content` line 1)');
   });
 
   it('`add` of a glob keeps the entry when a refused prompt was skipped', async () => {

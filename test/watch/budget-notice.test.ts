@@ -4,12 +4,9 @@
  * checked about every 20 s, and the notice says what to change.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { clientKey } from '../../src/api/client-options.js';
-import { createClient } from '../../src/api/index.js';
-import { loadConfig } from '../../src/config/index.js';
+import { sync, watch } from '../../src/library.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { sync } from '../../src/sync/sync.js';
-import { startWatch, type WatchHandle } from '../../src/watch/watch.js';
+import type { WatchHandle } from '../../src/watch/watch.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -30,19 +27,10 @@ async function watching(prompts: number, intervalSeconds: number, lines: string[
   server = await startServer({ dir: served, port: 0, keys: [{ key: KEY }] });
   const dir = await makeProject({ baseUrl: server.url, prompts: ['@bulk/*'] });
   dirs.push(dir);
-  const load = () => loadConfig({ cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } });
-  const config = await load();
-  const connect = async (c: typeof config) => createClient({ baseUrl: c.baseUrl, apiKey: c.apiKey });
-  await sync({ config, connect: () => connect(config) });
+  const project = { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } };
+  await sync(project);
   const keep = (message: string) => void lines.push(message);
-  handle = await startWatch({
-    loadConfig: load,
-    connect,
-    clientKey,
-    log: { info: keep, success: keep, warn: keep },
-    intervalSeconds,
-    limitPerMinute: 1000,
-  });
+  handle = await watch(project, { log: { info: keep, success: keep, warn: keep }, intervalSeconds, limitPerMinute: 1000 });
   await handle.ready;
   return handle;
 }

@@ -1,19 +1,19 @@
 /**
- * The polling budget, measured at the real local service: `startWatch` in-process over 100
+ * The polling budget, measured at the real local service: the library's `watch` in-process over 100
  * floating prompts that are already locked, counting the requests the server saw. No timings are
  * asserted: each case waits for a number of polls, then compares requests with what the budget
  * allows for that many polls and for one minute.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { clientKey } from '../../src/api/client-options.js';
 import { createClient } from '../../src/api/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import type { ResolvedConfig } from '../../src/config/types.js';
+import { watch } from '../../src/library.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { sync } from '../../src/sync/sync.js';
 import type { SyncClient } from '../../src/sync/types.js';
 import { pollBudget } from '../../src/util/poll-budget.js';
-import { startWatch, type WatchHandle } from '../../src/watch/watch.js';
+import type { WatchHandle } from '../../src/watch/watch.js';
 import { makeProject, removeDir } from '../helpers/project.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -58,25 +58,26 @@ async function lockedWorkspace() {
   servers.push(server);
   const dir = await makeProject({ baseUrl: server.url, prompts: ['@bulk/*'] });
   dirs.push(dir);
-  const load = () => loadConfig({ cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } });
-  const config = await load();
+  const project = { cwd: dir, env: { PROMPTLOCK_API_KEY: KEY } };
+  const config = await loadConfig(project);
   const presync = await sync({ config, connect: () => recordingClient(config, []) });
   expect(presync.prompts).toBe(PROMPTS);
   server.resetStats();
-  return { server, load };
+  return { server, project, config };
 }
 
 async function watchFor(polls: number, intervalSeconds: number, limitPerMinute: number) {
-  const { server, load } = await lockedWorkspace();
+  const { server, project, config } = await lockedWorkspace();
   const asked: string[] = [];
-  const handle = await startWatch({
-    loadConfig: load,
-    connect: (config) => recordingClient(config, asked),
-    clientKey,
-    log: { info: () => {}, success: () => {}, warn: (message) => expect.fail(`watch warned: ${message}`) },
-    intervalSeconds,
-    limitPerMinute,
-  });
+  const handle = await watch(
+    project,
+    {
+      log: { info: () => {}, success: () => {}, warn: (message) => expect.fail(`watch warned: ${message}`) },
+      intervalSeconds,
+      limitPerMinute,
+    },
+    { connect: () => recordingClient(config, asked) },
+  );
   handles.push(handle);
   await handle.ready;
   await waitUntil(`${polls} polls`, () => handle.stats.polls >= polls, 40_000);
@@ -85,8 +86,8 @@ async function watchFor(polls: number, intervalSeconds: number, limitPerMinute: 
 }
 
 describe.concurrent('watch polling budget (100 floating prompts)', () => {
-  it('--rate-limit 300, every second: no more requests than the polls were allowed (1 each, 60 a minute)', async () => {
-    const { server, handle, budget } = await watchFor(5, 1, 300);
+  it('--rate-limit 300, every half second: no more requests than the polls were allowed (1 each, 60 a minute)', async () => {
+    const { server, handle, budget } = await watchFor(5, 0.5, 300);
     expect(budget).toEqual({ perMinute: 60, perPoll: 1 });
     expect(server.stats.requests).toBe(handle.stats.requests);
     expect(server.stats.requests).toBeGreaterThan(0);
@@ -95,8 +96,9 @@ describe.concurrent('watch polling budget (100 floating prompts)', () => {
   });
 
   it('polls faster than the minute allows: the sliding window stops them at the per-minute budget', async () => {
-    // 0.1 s polls at 1 request each would be 600 a minute; the budget is 60.
-    const { server, handle, budget } = await watchFor(90, 0.1, 300);
+    // 0.1 s polls at 1 request each would be 600 a minute; the budget is 20: 30 polls would send 30.
+    const { server, handle, budget } = await watchFor(30, 0.1, 100);
+    expect(budget).toEqual({ perMinute: 20, perPoll: 1 });
     expect(server.stats.requests).toBe(handle.stats.requests);
     expect(server.stats.requests).toBeLessThanOrEqual(budget.perMinute);
     expect(server.stats.requests).toBeGreaterThanOrEqual(budget.perMinute - 5);

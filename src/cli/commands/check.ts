@@ -45,12 +45,12 @@ async function checkProject(
   connect: (() => Promise<SyncClient>) | undefined,
   opts: CheckFlags,
 ): Promise<number> {
-  const [{ check }, { describeProblem }, { callerOf }] = await Promise.all([
+  const [{ callCheck }, { describeProblem }, { callerOf }] = await Promise.all([
     import('../../library.js'),
     import('../../sync/check.js'),
     import('../caller.js'),
   ]);
-  const result = await check({ remote: opts.remote, typecheck: opts.typecheck }, { ...callerOf(ctx), config, connect });
+  const result = await callCheck({ remote: opts.remote, typecheck: opts.typecheck }, { ...callerOf(ctx), config, connect });
   const lines = result.problems.map(describeProblem);
   if (ctx.globals.json) {
     // `problems`: the lines as printed; `details`: the same problems as { code, subject, message, fix }.
@@ -80,7 +80,7 @@ async function checkProject(
 /**
  * `--format github`: one `::error file=…,line=…,title=promptlock::…` workflow command per problem
  * on stdout, where GitHub shows it on the line it concerns; a table of them in the job summary
- * when `GITHUB_STEP_SUMMARY` is set (README, "Prompt updates as pull requests").
+ * when `GITHUB_STEP_SUMMARY` is set (docs/ci.md).
  */
 async function printForGithub(ctx: CommandContext, config: ResolvedConfig, result: CheckResult): Promise<void> {
   const [{ annotation, writeStepSummary }, { locateProblems }, { describeProblem }, { tableCell }] = await Promise.all([

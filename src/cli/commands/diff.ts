@@ -45,12 +45,12 @@ async function diffProject(
   format: 'text' | 'markdown',
   app: Pick<Caller, 'config' | 'connect'> = {},
 ): Promise<number> {
-  const [{ diff }, { formatDiffText }, { callerOf, projectOf }] = await Promise.all([
+  const [{ callDiff }, { formatDiffText }, { callerOf, projectOf }] = await Promise.all([
     import('../../library.js'),
     import('../../sync/diff-prompts.js'),
     import('../caller.js'),
   ]);
-  const { changes: diffs, markdown } = await diff({ ...projectOf(ctx), names }, { ...callerOf(ctx), ...app });
+  const { changes: diffs, markdown } = await callDiff({ ...projectOf(ctx), names }, { ...callerOf(ctx), ...app });
   if (ctx.globals.json) {
     ctx.logger.json({ command: 'diff', changes: diffs });
     return diffs.length;

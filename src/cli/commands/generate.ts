@@ -22,8 +22,8 @@ async function runGenerate(ctx: CommandContext, flags: GenerateFlags): Promise<n
 }
 
 async function generateProject(ctx: CommandContext, config: ResolvedConfig, flags: GenerateFlags): Promise<number> {
-  const [{ generate }, { callerOf }] = await Promise.all([import('../../library.js'), import('../caller.js')]);
-  const result = await generate({ force: flags.force }, { ...callerOf(ctx), config, emptyWithoutLockfile: true });
+  const [{ callGenerate }, { callerOf }] = await Promise.all([import('../../library.js'), import('../caller.js')]);
+  const result = await callGenerate({ force: flags.force }, { ...callerOf(ctx), config, emptyWithoutLockfile: true });
   const shown = relative(ctx.io.cwd, result.outputPath) || result.outputPath;
   if (!existsSync(config.lockfilePath)) {
     // Before the first sync there is no lockfile: a fresh clone's `npm install` runs `prepare`,

@@ -1,5 +1,5 @@
 /**
- * `--recursive` for sync, generate, check and diff (README, "Monorepos"): the command runs in every
+ * `--recursive` for sync, generate, check and diff (docs/cli.md, "Monorepos"): the command runs in every
  * app of the workspace with one shared client, and reports per app: a heading and the app's own
  * lines beneath it, then one line for the whole run; with --json one array, an entry per app.
  * Exit 1 when any app failed (its config included); 3 when none failed but a sync skipped a refused

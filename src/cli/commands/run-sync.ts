@@ -2,14 +2,13 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/types.js';
 import { ConfigError, SKIPPED_EXIT_CODE } from '../../errors.js';
-import { loadProject, sync } from '../../library.js';
+import { callSync, loadProject } from '../../library.js';
 import { apiKeyFromEnv, redact } from '../../secrets.js';
 import type { MergeDecision } from '../../store/lockfile-merge.js';
 import { describeBreaking } from '../../sync/breaking-change.js';
 import { changeList } from '../../sync/change-list.js';
 import type { AppTypecheck } from '../../sync/compile-errors.js';
-import type { PullRequestReport } from '../../sync/pull-request-report.js';
-import type { SyncClient, SyncResult } from '../../sync/types.js';
+import type { PullRequestReport, SyncClient, SyncResult } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
 import { callerOf, describeConflictResolution, projectOf } from '../caller.js';
 import type { CommandContext } from '../context.js';
@@ -21,11 +20,11 @@ export interface SyncCommandOptions {
   frozen?: boolean;
   withFiles?: boolean;
   renameExports?: boolean;
-  /** Every app of the workspace (README, "Monorepos"). */
+  /** Every app of the workspace (docs/cli.md, "Monorepos"). */
   recursive?: boolean;
   /** Fetch every prompt, even those the list proves unchanged. */
   refetch?: boolean;
-  /** Write the pull-request body for what changed to this file (README, "Prompt updates as pull requests"). */
+  /** Write the pull-request body for what changed to this file (docs/ci.md). */
   report?: string;
   /** After a breaking change, type-check the app and list its compile errors (docs/ci.md). */
   typecheck?: boolean;
@@ -33,7 +32,7 @@ export interface SyncCommandOptions {
   removeUnrequested?: boolean;
 }
 
-function summary(result: SyncResult, rootDir: string, report: PullRequestReport, typecheck: AppTypecheck | undefined) {
+function summary(result: SyncResult, rootDir: string, report: PullRequestReport) {
   const rel = (file: string) => path.relative(rootDir, file).split(path.sep).join('/');
   return {
     ok: true,
@@ -61,25 +60,8 @@ function summary(result: SyncResult, rootDir: string, report: PullRequestReport,
     ...(result.conflictedModule ? { conflictedModule: result.conflictedModule.map(rel) } : {}),
     /** The pull-request title of what changed (`sync --report`), empty when nothing did. */
     title: report.title,
-    ...(typecheck ? { typecheck } : {}),
+    ...(result.typecheck ? { typecheck: result.typecheck } : {}),
   };
-}
-
-/**
- * The pull-request report of this run: its diffs cover only the prompts it added, changed or
- * removed. Built only when something reads it (`--report`, a GitHub step, `--json`'s title): a
- * sync of thousands of prompts would otherwise diff every one of them for nothing.
- */
-async function reportOf(result: SyncResult, config: ResolvedConfig, typecheck: AppTypecheck | undefined): Promise<PullRequestReport> {
-  const [{ diffPrompts }, { pullRequestReport }, { compileErrorsSection }] = await Promise.all([
-    import('../../sync/diff-prompts.js'),
-    import('../../sync/pull-request-report.js'),
-    import('../../sync/compile-errors.js'),
-  ]);
-  const names = new Set([...result.added, ...result.changed, ...result.removed].map((c) => c.name));
-  const diffs = diffPrompts(result.before, result.after, names, result.breaking);
-  const snapshotsDir = path.relative(config.rootDir, config.snapshotsDir).split(path.sep).join('/') || '.';
-  return pullRequestReport(diffs, result, { snapshotsDir, ...(typecheck ? { breakingNotes: compileErrorsSection(typecheck) } : {}) });
 }
 
 /**
@@ -136,10 +118,13 @@ async function syncProject(
 ): Promise<number> {
   // `--frozen` fetches only what is missing on disk: it verifies every prompt, it fetches few or none.
   const progress = await createProgress(ctx, options.frozen ? 'Verifying' : 'Fetching');
+  // The report is built only when something reads it: `--report`, a GitHub step, `--json`'s title.
+  const publish = options.report !== undefined || Boolean(ctx.io.env.GITHUB_OUTPUT);
   let result: SyncResult;
   try {
-    result = await sync(
+    result = await callSync(
       {
+        env: ctx.io.env,
         names: options.names,
         frozen: options.frozen,
         withFiles: options.withFiles || undefined,
@@ -147,24 +132,20 @@ async function syncProject(
         refetch: options.refetch,
         removeUnrequested: options.removeUnrequested,
         onEvent: progress.onEvent,
+        report: publish || ctx.globals.json,
+        typecheck: options.typecheck,
       },
       { ...callerOf(ctx, progress.onWait), config, connect },
     );
   } finally {
     progress.stop();
   }
-  // Only a changed parameter (or a removed prompt) can break a caller: otherwise there is nothing to look for.
-  const typecheck =
-    options.typecheck && result.breaking.length > 0
-      ? await (await import('../app-typecheck.js')).typecheckApp(config.rootDir, ctx.io.env)
-      : undefined;
-  const publish = options.report !== undefined || Boolean(ctx.io.env.GITHUB_OUTPUT);
-  const report = publish || ctx.globals.json ? await reportOf(result, config, typecheck) : undefined;
+  const { report, typecheck } = result;
   if (report && publish) await publishReport(ctx, report, options.report);
-  // A prompt refused and skipped: what the config asks for did not all land (README, "Commands").
+  // A prompt refused and skipped: what the config asks for did not all land (docs/cli.md).
   const exitCode = result.skipped.some((skip) => skip.refused) ? SKIPPED_EXIT_CODE : 0;
   if (report && ctx.globals.json) {
-    ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir, report, typecheck) });
+    ctx.logger.json({ command: options.frozen ? 'sync --frozen' : 'sync', ...summary(result, config.rootDir, report) });
     return exitCode;
   }
   const { colors } = ctx.logger;

@@ -1,5 +1,5 @@
 /**
- * `promptlock sync` on a config with git conflict markers (README.md, "Merging branches"). Two
+ * `promptlock sync` on a config with git conflict markers (docs/cli.md, "Merging branches"). Two
  * branches that each `add` a prompt conflict in the `prompts` list; when every conflict lies
  * inside that list and each side holds only entries (and comments), the conflict is resolved the
  * way the lockfile's is: both sides kept, an entry on both sides once, an entry one side removed

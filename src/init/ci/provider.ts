@@ -3,7 +3,7 @@
  * filled from (`templates/ci/<name>.yml`) and what the user still has to do. A new provider is a
  * file beside this one, its template, and a row in `CI_PROVIDERS` (src/init/ci-workflow.ts).
  */
-import type { PackageManager } from '../package-manager.js';
+import type { PackageManager } from '../../config/package-manager.js';
 
 /** The project the file is written for. */
 export interface CiProject {

@@ -18,6 +18,20 @@ export interface RenderedPromptContextItem {
 }
 
 /**
+ * Which reviewed text a rendered prompt is (docs/traces.md): the prompt, the version whose text it
+ * is, the lockfile's integrity of the reviewed text (`promptlock which` names the commit and the pull
+ * request that brought it), and where the text came from: `snapshot`, the committed one, or `live`,
+ * a version promptlock/live followed, with `reviewedVersion`, the one the lockfile holds.
+ */
+export interface PromptProvenance {
+  readonly name: string;
+  readonly version: string;
+  readonly integrity: string;
+  readonly source: 'snapshot' | 'live';
+  readonly reviewedVersion?: string;
+}
+
+/**
  * A prompt with its variables filled in: the service's prompt object, texts rendered. Each call
  * returns a new object, arrays and objects included.
  */
@@ -37,6 +51,8 @@ export interface RenderedPrompt {
   critiquePrompt: string | null;
   context: readonly RenderedPromptContextItem[];
   metadata: { readonly createdAt?: number; readonly [field: string]: unknown };
+  /** Which reviewed text this is: name, version, the lockfile's integrity, source. */
+  provenance: PromptProvenance;
   /** Fields the service added beyond the spec are kept. */
   [field: string]: unknown;
 }
@@ -96,6 +112,7 @@ ${ticket}`,
     critiquePrompt: `Is the queue one of ${queues}? Does priority ${priority} match the tone?`,
     context: [],
     metadata: { createdAt: 1737956280000 },
+    provenance: { name: "@acme/classify-ticket", version: "v1", integrity: "sha256-vQxTfm31Xrf5i/XW/WvomXiF7vIVqFVBIhfVSIFhjd0=", source: "snapshot" },
   };
 }
 
@@ -124,6 +141,7 @@ ${diff}
     critiquePrompt: null,
     context: [],
     metadata: { createdAt: 1746539580000 },
+    provenance: { name: "@acme/code-review", version: "v0", integrity: "sha256-XOtd/lmcKtEd0AqH8Z72zjAwy2v4Qn1cq5tP0BD62Ww=", source: "snapshot" },
   };
 }
 
@@ -146,6 +164,7 @@ export function defaultPrompt(variables: {
     critiquePrompt: null,
     context: [],
     metadata: { createdAt: 1738017180000 },
+    provenance: { name: "@acme/default", version: "v1", integrity: "sha256-wTOufesO3chu4aOejmJq9EH8QClamy5GUqJikj0HHMs=", source: "snapshot" },
   };
 }
 
@@ -168,6 +187,7 @@ export function escapeGauntlet(variables: {
     critiquePrompt: null,
     context: [],
     metadata: { createdAt: 1744422120000 },
+    provenance: { name: "@acme/escape-gauntlet", version: "v2", integrity: "sha256-eyXIe1XBElu8UlEKepw0+IUpLLTJ4b1J7Xv01TU92sQ=", source: "snapshot" },
   };
 }
 
@@ -194,6 +214,7 @@ Steps so far: ${steps}`,
     critiquePrompt: null,
     context: [],
     metadata: { createdAt: 1737417600000 },
+    provenance: { name: "@acme/onboarding", version: "v3", integrity: "sha256-0ZwxT+UYfLgClBPYprl1F3yqD1X6WWBJnvQtLmYqlG4=", source: "snapshot" },
   };
 }
 
@@ -224,6 +245,7 @@ Limit it to ${limit} rows.`,
     critiquePrompt: null,
     context: [],
     metadata: { createdAt: 1738446000000 },
+    provenance: { name: "@acme/sql-helper", version: "v2", integrity: "sha256-YchTSsu0gaYgZeXl36XuyvgECTO0eIrocfeu8XcCbz0=", source: "snapshot" },
   };
 }
 
@@ -257,6 +279,7 @@ ${article}`,
       { createdAt: 1746927300000, fileName: "example-summary.txt", fileSize: 70, id: "ctx_b91fc1f9fb6dfeb81319", label: "Example summary", mimeType: "text/plain", type: "file" },
     ],
     metadata: { createdAt: 1746927300000 },
+    provenance: { name: "@acme/summarize", version: "v2", integrity: "sha256-OF2g6HCHc82tzrabAnQLiqURP1YUeBsNLETse5v0Eb8=", source: "snapshot" },
   };
 }
 
@@ -290,6 +313,7 @@ Quote the policy when it applies.`,
       { createdAt: 1737450000000, id: "ctx_8ce10d3d591ca25fd513", label: "Knowledge base", type: "url", url: "https://example.com/kb", urlFetchedAt: 1737450000000 },
     ],
     metadata: { createdAt: 1737450000000 },
+    provenance: { name: "@acme/support-reply", version: "v3", integrity: "sha256-osjeeKcRKXDgCZHq4e3rF2m/kYOB2O7cymqocNua7YA=", source: "snapshot" },
   };
 }
 
@@ -310,6 +334,7 @@ Ask me anything about your account.`,
     critiquePrompt: null,
     context: [],
     metadata: { createdAt: 1751392560000 },
+    provenance: { name: "@acme/welcome", version: "v2", integrity: "sha256-L8n+K2h/vIOQ8+9gaAekjfvplu5jWP6TOAHGGPsMKxc=", source: "snapshot" },
   };
 }
 
@@ -332,6 +357,7 @@ export function globexWelcome(variables: {
     critiquePrompt: null,
     context: [],
     metadata: { createdAt: 1746238440000 },
+    provenance: { name: "@globex/welcome", version: "v1", integrity: "sha256-LJOYmZxCYRPBQdDjW66eGVbm7IQ/jS4nUs7JI629XgQ=", source: "snapshot" },
   };
 }
 

@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { detectPackageManager } from '../init/package-manager.js';
-import { type AppTypecheck, parseCompileErrors } from '../sync/compile-errors.js';
+import { detectPackageManager } from '../config/package-manager.js';
+import { type AppTypecheck, parseCompileErrors } from './compile-errors.js';
 
 /** The script looked for in package.json. */
 const SCRIPT = 'typecheck';

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { typecheckApp, typecheckCommand } from '../../src/cli/app-typecheck.js';
+import { typecheckApp, typecheckCommand } from '../../src/sync/app-typecheck.js';
 import { removeDir } from '../helpers/project.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');

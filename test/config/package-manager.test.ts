@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectPackageManager } from '../../src/init/package-manager.js';
+import { detectPackageManager } from '../../src/config/package-manager.js';
 import { removeDir } from '../helpers/project.js';
 
 const dirs: string[] = [];
