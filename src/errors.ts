@@ -131,7 +131,8 @@ export class FileSystemError extends PromptlockError {
   constructor(action: string, file: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
     const words = code ? (FS_CAUSES[code] ?? (cause as Error).message) : String((cause as Error)?.message ?? cause);
-    super(`Cannot ${action} ${displayPath(file)}: ${words}${code ? ` (${code})` : ''}.`, {
+    // Relative to this process's folder; the CLI shows it relative to the folder the command runs in.
+    super(`Cannot ${action} ${displayPath(file, process.cwd())}: ${words}${code ? ` (${code})` : ''}.`, {
       cause,
       hint:
         code === 'ENOSPC' || code === 'EDQUOT'

@@ -40,6 +40,12 @@ export interface SyncOptions extends ProjectOptions {
   refetch?: boolean | undefined;
   /** Download file context items next to the snapshots. Default: the config's `contextFiles`. */
   withFiles?: boolean | undefined;
+  /**
+   * After an entry left the config (`promptlock remove`): drop the prompts no entry asks for any
+   * more, with their snapshots and context files, and regenerate the module; every other prompt
+   * stays as locked, and no request is sent unless a kept prompt is now asked for at another selector.
+   */
+  removeUnrequested?: boolean | undefined;
   /** Progress: the phases (list, fetch, write) and each prompt done. */
   onEvent?: ((event: SyncEvent) => void) | undefined;
   /**
@@ -197,6 +203,7 @@ export async function callSync(options: SyncOptions, caller: Caller): Promise<Sy
     ...(options.withFiles !== undefined ? { withFiles: options.withFiles } : {}),
     ...(options.renameExports ? { renameExports: true } : {}),
     ...(options.refetch ? { refetch: true } : {}),
+    ...(options.removeUnrequested ? { removeUnrequested: true } : {}),
     ...(onEvent ? { onEvent } : {}),
   });
   // Only a changed parameter (or a removed prompt) can break a caller: otherwise there is nothing to look for.
@@ -272,10 +279,21 @@ export async function callGenerate(options: GenerateOptions, caller: Caller): Pr
   try {
     const result = await run({ ...generateOptionsFor(config), ...(caller.cache ? { cache: caller.cache } : {}) });
     for (const name of result.mismatched) caller.onEvent?.({ type: 'warn', message: mismatchWarning(name) });
+    await warnOfCompiledBeside(config, caller);
     return result;
   } finally {
     await lock?.release();
   }
+}
+
+/** Warns of a compiled `.js` older than the module beside it, which a bundler would take instead (generate, check, the plugin). */
+async function warnOfCompiledBeside(config: ResolvedConfig, caller: Caller): Promise<void> {
+  const [{ staleCompiledModule }, { staleCompiledWarning }] = await Promise.all([
+    import('./store/compiled-beside.js'),
+    import('./sync/generate.js'),
+  ]);
+  const stale = await staleCompiledModule(config.outputPath);
+  if (stale) caller.onEvent?.({ type: 'warn', message: staleCompiledWarning(stale, config.outputPath, config.rootDir) });
 }
 
 /** Before the first sync: the module with no prompts (it type-checks, `prompts` is empty). */
@@ -300,7 +318,9 @@ export function check(options: CheckOptions = {}): Promise<CheckResult> {
 export async function callCheck(options: CheckOptions, caller: Caller): Promise<CheckResult> {
   const { config, connect } = await projectOf(options, caller);
   const { check: run } = await import('./sync/check.js');
-  return run({ config, remote: Boolean(options.remote), connect, typecheck: options.typecheck !== false });
+  const result = await run({ config, remote: Boolean(options.remote), connect, typecheck: options.typecheck !== false });
+  await warnOfCompiledBeside(config, caller);
+  return result;
 }
 
 /** The prompt names `diff` keeps for `names` given with or without a selector. */

@@ -45,6 +45,7 @@ export function commandContext(io: CliIO, command: Command): CommandContext {
     verbose: globals.verbose,
     color: Boolean(io.stderr.isTTY) && !('NO_COLOR' in io.env && io.env.NO_COLOR !== '') && !ci,
     secrets: [apiKeyFromEnv(io.env), io.env.PROMPTLOCK_API_KEY, io.env.BAYT_API_KEY],
+    cwd: io.cwd,
   });
   return { io, globals, logger, interactive };
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import pc from 'picocolors';
 import { redact } from '../secrets.js';
 import { terminalJson, terminalText } from '../terminal-text.js';
@@ -38,18 +39,37 @@ export interface LoggerOptions {
   verbose: boolean;
   color: boolean;
   secrets: readonly (string | undefined)[];
+  /**
+   * The folder the command runs in: a path inside it is shown relative in every message line
+   * (stderr), whichever layer wrote it, so a run in this process says what a spawned one says.
+   * Results on stdout (a diff's prompt text, `--json`) are left as they are.
+   */
+  cwd?: string | undefined;
+}
+
+/**
+ * Drops `<cwd>/` before the paths inside the working folder. A quoted path is data, shown as it
+ * was written (a journal that names an absolute path is refused for it); the root folder itself
+ * is never a prefix to drop.
+ */
+function relativeTo(cwd: string | undefined): (text: string) => string {
+  if (!cwd || path.parse(cwd).root === cwd) return (text) => text;
+  const prefix = `${cwd}${path.sep}`;
+  const pattern = new RegExp(`(?<!["'])${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g');
+  return (text) => (text.includes(prefix) ? text.replace(pattern, '') : text);
 }
 
 export function createLogger(options: LoggerOptions): Logger {
   const colors = plainInside(pc.createColors(options.color));
   const secrets = [...options.secrets];
+  const relative = relativeTo(options.cwd);
   const plain = (text: string) => terminalText(redact(text, secrets));
   const clean = (text: string) => {
     const out = terminalText(redact(text, secrets), { keepColors: options.color });
     // A colour opened by the text itself ends with its line.
     return options.color && out.includes('\x1b[') ? `${out}\x1b[0m` : out;
   };
-  const line = (stream: NodeJS.WritableStream, text: string) => stream.write(`${clean(text)}\n`);
+  const line = (stream: NodeJS.WritableStream, text: string) => stream.write(`${clean(relative(text))}\n`);
   return {
     colors,
     redact: clean,

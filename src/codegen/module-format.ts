@@ -10,8 +10,12 @@ import { OMITTABLE_FIELDS, type OmittableField } from '../config/config-schema.j
 
 export type { OmittableField };
 
-/** `ts`: one `.ts`/`.mts`/`.cts` file. `js`: a `.js`/`.mjs` file and its `.d.ts`/`.d.mts`. */
-export type ModuleFormat = 'ts' | 'js';
+/**
+ * `ts`: one `.ts`/`.mts` file. `cts`: one `.cts` file, a CommonJS module (`export =`), as
+ * TypeScript's `verbatimModuleSyntax` wants one (README, "The generated module"). `js`: a
+ * `.js`/`.mjs` file and its `.d.ts`/`.d.mts`.
+ */
+export type ModuleFormat = 'ts' | 'cts' | 'js';
 
 /** How the module is emitted; both fields default to today's module (`.ts`, every field). */
 export interface ModuleOptions {
@@ -34,7 +38,7 @@ const DECLARATION: Readonly<Record<string, string | undefined>> = { '.js': '.d.t
 export function moduleFormat(outputPath = 'prompts.ts'): { format: ModuleFormat; declarationPath?: string } {
   const extension = /\.[^./\\]+$/.exec(outputPath)?.[0] ?? '';
   const declaration = DECLARATION[extension];
-  if (declaration === undefined) return { format: 'ts' };
+  if (declaration === undefined) return { format: extension === '.cts' ? 'cts' : 'ts' };
   return { format: 'js', declarationPath: outputPath.slice(0, -extension.length) + declaration };
 }
 

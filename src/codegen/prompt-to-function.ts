@@ -69,9 +69,9 @@ function parameter(variables: readonly Variable[]): string {
   return lines.join('\n');
 }
 
-/** What a function is emitted as and which fields it leaves out. */
+/** What a function is emitted as (`cts`: TypeScript, exported by the module's `export =`) and which fields it leaves out. */
 export interface FunctionOptions {
-  file: 'ts' | 'js' | 'dts';
+  file: 'ts' | 'cts' | 'js' | 'dts';
   omit: readonly OmittableField[];
 }
 
@@ -160,7 +160,7 @@ export function promptToFunction(
   const fields =
     omit.length === 0 ? promptFields(prompt) : promptFields(prompt).filter(([key]) => !omitted.has(key) && FIELD_ORDER_SET.has(key));
   const signature =
-    file === 'ts'
+    file === 'ts' || file === 'cts'
       ? `${functionName}(${parameter(variables)}): RenderedPrompt`
       : `${functionName}(${variables.length > 0 ? 'variables' : ''})`;
   const locals = localNames(variables.map((variable) => variable.name));
@@ -175,7 +175,7 @@ export function promptToFunction(
     for (const segment of text) if (segment.kind === 'placeholder' && locals.has(segment.name)) used.add(segment.name);
     body.push(`    ${key}: ${textLiteral(text, locals)},`);
   }
-  const lines = [doc, `export function ${signature} {`];
+  const lines = [doc, `${file === 'cts' ? '' : 'export '}function ${signature} {`];
   if (variables.length > 0) {
     // Every variable is read, used by an emitted text or not (a field omitted), so a call missing
     // one fails in every module alike; only those a text uses get a local (no unused locals).

@@ -53,18 +53,27 @@ function interfaceText(declaration: RuntimeInterface, omit: readonly OmittableFi
 
 /** What one file of the module copies from the runtime. */
 export interface RuntimeNeeds {
-  /** `ts`: interfaces and helpers; `js`: helpers as JavaScript; `dts`: interfaces. */
-  file: 'ts' | 'js' | 'dts';
+  /** `ts`: interfaces and helpers; `cts`: the same, the interfaces not exported (the module's `export =` does); `js`: helpers as JavaScript; `dts`: interfaces. */
+  file: 'ts' | 'cts' | 'js' | 'dts';
   omit: readonly OmittableField[];
   /** Some function reads variables (`$readVariables`). */
   readVariables: boolean;
+}
+
+/** The names of the runtime's interfaces, which every TypeScript module declares (a `.cts` module exports them by name). */
+export function runtimeInterfaceNames(): string[] {
+  return runtime().interfaces.map((declaration) => declaration.name);
 }
 
 /** The runtime part of one module file: a marker line and the declarations it needs, or ''. */
 export function runtimeFor(needs: RuntimeNeeds): string {
   const { interfaces, helpers } = runtime();
   const parts: string[] = [];
-  if (needs.file !== 'js') for (const declaration of interfaces) parts.push(interfaceText(declaration, needs.omit));
+  for (const declaration of needs.file === 'js' ? [] : interfaces) {
+    // The head is templates/runtime.ts's own text (its JSDoc, then `export interface …`), never a prompt's.
+    const head = needs.file === 'cts' ? declaration.head.replace(/\bexport interface /, 'interface ') : declaration.head;
+    parts.push(interfaceText({ ...declaration, head }, needs.omit));
+  }
   if (needs.file !== 'dts' && needs.readVariables) for (const helper of helpers) parts.push(needs.file === 'js' ? helper.js : helper.ts);
   if (parts.length === 0) return '';
   return `// Runtime (copied from promptlock's templates/runtime.ts).\n\n${parts.join('\n\n')}\n`;

@@ -27,12 +27,15 @@ const OPTIONS = {
  */
 export async function typecheckModule(source: string, fileName = 'prompts.ts'): Promise<string[]> {
   const { Project, ts } = await import('ts-morph');
+  // A `.cts` module is CommonJS, as Node's module settings (`tsc --init`'s `nodenext`) read it. The
+  // in-memory project gives a file no Node module format of its own, so it is said by `module`.
+  const commonJs = fileName.endsWith('.cts');
   const project = new Project({
     useInMemoryFileSystem: true,
     compilerOptions: {
       ...OPTIONS,
       target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
+      module: commonJs ? ts.ModuleKind.CommonJS : ts.ModuleKind.ESNext,
       moduleResolution: ts.ModuleResolutionKind.Bundler,
       lib: ['lib.es2022.d.ts'],
     },

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { conflictMarkerLine } from '../store/lockfile-merge.js';
+import { displayPath } from '../util/display-path.js';
 
 export class ConfigConflictError extends ConfigError {
   /** The conflicted file (absolute). */
@@ -15,7 +16,8 @@ export class ConfigConflictError extends ConfigError {
   readonly line: number;
 
   constructor(filepath: string, line: number, reason?: string) {
-    const where = `${path.relative(process.cwd(), filepath) || filepath}:${line}`;
+    // Relative to this process's folder; the CLI shows it relative to the folder the command runs in.
+    const where = `${displayPath(filepath, process.cwd())}:${line}`;
     const packageJson = path.basename(filepath) === 'package.json';
     super(`Config file ${where} has unresolved git merge conflict markers${reason ? ` that promptlock cannot resolve: ${reason}` : ''}.`, {
       hint: packageJson

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { jsonProblem } from './json-location.js';
+import { jsonProblem } from '../util/json-location.js';
 
 interface Location {
   line: number;
@@ -46,12 +46,11 @@ async function locate(error: unknown, filepath: string): Promise<Location | unde
   let column: number | undefined;
   let reason: string | undefined;
   if (filepath.endsWith('.json')) {
-    const problem = await jsonProblem(text);
+    const problem = jsonProblem(text);
     if (problem !== undefined) {
       reason = problem.reason;
-      const before = text.slice(0, problem.offset).split('\n');
-      line = before.length;
-      column = before[before.length - 1]!.length + 1;
+      line = problem.line;
+      column = problem.column;
     }
   } else {
     const message = error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error);

@@ -88,6 +88,7 @@ export function readEnv(rootDir: string, env: NodeJS.ProcessEnv): ProjectEnv {
   for (const [key, { value }] of fromFiles) if (merged[key] === undefined) merged[key] = value;
   return {
     env: merged,
-    sourceOf: (name) => (env[name] !== undefined || !fromFiles.has(name) ? 'the environment' : displayPath(fromFiles.get(name)!.file)),
+    sourceOf: (name) =>
+      env[name] !== undefined || !fromFiles.has(name) ? 'the environment' : displayPath(fromFiles.get(name)!.file, rootDir),
   };
 }

@@ -1,5 +1,6 @@
 import { detectJsonStyle, stringifyJson } from '../config/edit/json-style.js';
 import { ConfigError } from '../errors.js';
+import { jsonErrorDetail } from '../util/json-location.js';
 
 /**
  * The `prepare` command. A production install (`npm ci --omit=dev`) has no devDependency, so no
@@ -60,7 +61,7 @@ export function addPackageScripts(text: string, where: string): ScriptsEdit {
   try {
     root = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`${where} is not valid JSON: ${(error as Error).message}`, {
+    throw new ConfigError(`${where} is not valid JSON${jsonErrorDetail(text, error)}.`, {
       hint: 'Fix it, or run promptlock init --no-package-json to print the scripts instead.',
       cause: error,
     });

@@ -47,6 +47,33 @@ interface RedisClient {
   disconnect(): void;
 }
 
+/** A connection error's code in words (the rest of ioredis's wording is its own, not the user's). */
+const CONNECT_CAUSES: Record<string, string> = {
+  ECONNREFUSED: 'nothing accepts connections there',
+  ENOTFOUND: 'the host name is not found',
+  EAI_AGAIN: 'the host name could not be looked up',
+  ETIMEDOUT: 'the connection timed out',
+  ECONNRESET: 'the connection was reset',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+};
+
+/**
+ * What a failed command says (in the `store-error` event): Redis's state in words, with the
+ * address but never the password, instead of ioredis's internal wording ("Stream isn't writeable
+ * and enableOfflineQueue options is false"). A reply error (NOAUTH, READONLY, OOM) is Redis's own
+ * words and is kept.
+ */
+function storeFailure(where: string, connected: boolean, lastConnectError: unknown, error: unknown, timeoutMs: number): Error {
+  const message = (error as Error | undefined)?.message ?? String(error);
+  if (message === 'Command timed out')
+    return new Error(`Redis at ${where} did not answer within ${timeoutMs} ms (commandTimeoutMs)`, { cause: error });
+  if (connected) return new Error(`Redis at ${where} refused the command: ${message}`, { cause: error });
+  const last = lastConnectError as NodeJS.ErrnoException | undefined;
+  const why = last?.code ? `${CONNECT_CAUSES[last.code] ?? 'the connection failed'} (${last.code})` : last?.message;
+  return new Error(`Redis at ${where} is not connected${why ? `: ${why}` : ''}`, { cause: error });
+}
+
 export function redisStore(options: RedisStoreOptions): LiveStore {
   if (!options || typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url)) {
     throw new TypeError('redisStore({ url }) needs a redis:// or rediss:// URL.');
@@ -57,7 +84,9 @@ export function redisStore(options: RedisStoreOptions): LiveStore {
   const keepMs = Math.round((options.keepSeconds ?? 86_400) * 1000);
   const maxValueBytes = options.maxValueBytes ?? 8 * 1024 * 1024;
   const token = randomBytes(8).toString('hex');
+  const where = URL.canParse(options.url) ? new URL(options.url).host : 'the url given';
   let client: Promise<RedisClient> | undefined;
+  let lastConnectError: unknown;
   let closed = false;
 
   async function open(): Promise<RedisClient> {
@@ -78,8 +107,13 @@ export function redisStore(options: RedisStoreOptions): LiveStore {
       lazyConnect: false,
     });
     redis.defineCommand('promptlockBoundedGet', { numberOfKeys: 1, lua: BOUNDED_GET });
-    // Failures are reported by the commands; an unhandled 'error' event would crash the app.
-    redis.on('error', () => {});
+    // Failures are reported by the commands, which name the last one; an unhandled 'error' event would crash the app.
+    redis.on('error', (error) => {
+      lastConnectError = error;
+    });
+    redis.on('ready', () => {
+      lastConnectError = undefined;
+    });
     // The first commands wait for the first connection (bounded), so a fleet that starts together
     // does not send its first refreshes straight to the service while Redis is still connecting.
     if (redis.status !== 'ready') {
@@ -100,10 +134,20 @@ export function redisStore(options: RedisStoreOptions): LiveStore {
     return client;
   }
 
+  /** One command on the connection; a failure says what state Redis is in. */
+  async function command<T>(send: (redis: RedisClient) => Promise<T>): Promise<T> {
+    const redis = await connection();
+    try {
+      return await send(redis);
+    } catch (error) {
+      throw storeFailure(where, redis.status === 'ready', lastConnectError, error, commandTimeout);
+    }
+  }
+
   return {
     async get(key) {
       // The size first: a huge value planted in Redis is never read into memory, let alone parsed.
-      const answer = await (await connection()).promptlockBoundedGet(prefix + key, maxValueBytes);
+      const answer = await command((redis) => redis.promptlockBoundedGet(prefix + key, maxValueBytes));
       if (answer === null) return undefined;
       if (typeof answer === 'number') {
         return {
@@ -122,14 +166,14 @@ export function redisStore(options: RedisStoreOptions): LiveStore {
       return { fetchedAt: value.fetchedAt, prompt: value.prompt, mac: typeof value.mac === 'string' ? value.mac : undefined };
     },
     async set(key, value) {
-      await (await connection()).set(prefix + key, JSON.stringify(value), 'PX', keepMs);
+      await command((redis) => redis.set(prefix + key, JSON.stringify(value), 'PX', keepMs));
     },
     async claim(key, ms) {
-      const answer = await (await connection()).set(`${prefix}${key}:refresher`, token, 'PX', Math.max(1, Math.round(ms)), 'NX');
+      const answer = await command((redis) => redis.set(`${prefix}${key}:refresher`, token, 'PX', Math.max(1, Math.round(ms)), 'NX'));
       return answer === 'OK';
     },
     async hold(key, ms) {
-      await (await connection()).set(`${prefix}${key}:refresher`, `${token}:hold`, 'PX', Math.max(1, Math.round(ms)));
+      await command((redis) => redis.set(`${prefix}${key}:refresher`, `${token}:hold`, 'PX', Math.max(1, Math.round(ms))));
     },
     async close() {
       closed = true;

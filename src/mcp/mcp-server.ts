@@ -138,7 +138,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<McpServ
     onBatch: (configChanged) => reread(configChanged),
     onError: (error) => log.warn(`watching the store failed: ${error.message}`),
   });
-  log.info(`promptlock mcp: ${catalog.list().length} prompts of ${displayPath(config.lockfilePath)}, on stdio`);
+  log.info(`promptlock mcp: ${catalog.list().length} prompts of ${displayPath(config.lockfilePath, config.rootDir)}, on stdio`);
   return { closed, close };
 }
 

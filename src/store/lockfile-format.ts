@@ -17,6 +17,7 @@ import {
   variableNameProblem,
 } from '../prompt-grammar.js';
 import type { PlaceholderReading, Variable } from '../template/index.js';
+import { jsonErrorDetail } from '../util/json-location.js';
 
 const LOCKFILE_VERSION = 1;
 
@@ -221,7 +222,7 @@ export function decodeLockfile(text: string, where: string): Lockfile {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new LockfileError(`Lockfile ${where} is not valid JSON: ${(error as Error).message}`, {
+    throw new LockfileError(`Lockfile ${where} is not valid JSON${jsonErrorDetail(text, error)}.`, {
       hint: 'Restore it from git (after a merge, `git checkout --merge -- <lockfile>`), then run `promptlock sync`: it resolves merge conflicts.',
     });
   }

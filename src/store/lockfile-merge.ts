@@ -135,14 +135,9 @@ function decodeSide(text: string, lineMap: number[], where: string, side: string
     return decodeLockfile(text, `${where} (${side} side of its merge conflict)`);
   } catch (error) {
     if (!(error instanceof LockfileError)) throw error;
-    const position = /at position (\d+)/.exec(error.message);
-    let line: number | undefined;
-    if (position) {
-      const before = text.slice(0, Number(position[1]));
-      line = lineMap[before.split('\n').length - 1];
-    } else {
-      line = lineMap[0];
-    }
+    // A JSON error names the line of the side's own text (src/util/json-location.ts): mapped back to the file.
+    const at = /at line (\d+), column/.exec(error.message);
+    const line = at ? lineMap[Number(at[1]) - 1] : lineMap[0];
     throw new LockfileError(
       `Lockfile ${where}: ${side} side of its merge conflict is not a lockfile${line ? ` (line ${line})` : ''}: ${error.message}`,
       {

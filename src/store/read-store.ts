@@ -113,6 +113,8 @@ export async function readLockedSnapshot(
 export interface StoreLocation {
   lockfilePath: string;
   snapshotsDir: string;
+  /** The project folder: messages name files relative to it. Default: this process's folder. */
+  rootDir?: string | undefined;
   /** The config's limits on a snapshot (size, placeholders, depth); defaults when absent. */
   limits?: Readonly<Limits> | undefined;
 }
@@ -214,12 +216,12 @@ export interface ReadLockedPromptsOptions {
 }
 
 /** The lockfile's text; a missing lockfile is a `LockfileError` that says how to create one. */
-async function readLockfileText(lockfilePath: string): Promise<string> {
+async function readLockfileText(lockfilePath: string, base: string): Promise<string> {
   const bytes = await readIfExists(lockfilePath, null).catch((error: unknown) => {
-    throw new LockfileError(`Cannot read lockfile ${displayPath(lockfilePath)}: ${(error as Error).message}`, { cause: error });
+    throw new LockfileError(`Cannot read lockfile ${displayPath(lockfilePath, base)}: ${(error as Error).message}`, { cause: error });
   });
   if (bytes === undefined) {
-    throw new LockfileError(`Lockfile ${displayPath(lockfilePath)} not found.`, {
+    throw new LockfileError(`Lockfile ${displayPath(lockfilePath, base)} not found.`, {
       hint: 'Run `promptlock sync` to create it (this needs the API key once), and commit it with the snapshots.',
     });
   }
@@ -228,10 +230,12 @@ async function readLockfileText(lockfilePath: string): Promise<string> {
 
 /** Decodes the lockfile text and reads each snapshot it lists, in lockfile order. */
 export async function readLockedPrompts(location: StoreLocation, options: ReadLockedPromptsOptions = {}): Promise<LockedPrompt[]> {
-  const text = await readLockfileText(location.lockfilePath);
+  const base = location.rootDir ?? process.cwd();
+  const text = await readLockfileText(location.lockfilePath, base);
   // A conflicted lockfile is not resolved here (generate writes only the module): the error says to run `promptlock sync`.
   const cached = options.cache?.lockfile;
-  const lockfile: Lockfile = cached?.text === text ? cached.decoded : decodeUnconflictedLockfile(text, displayPath(location.lockfilePath));
+  const lockfile: Lockfile =
+    cached?.text === text ? cached.decoded : decodeUnconflictedLockfile(text, displayPath(location.lockfilePath, base));
   if (options.cache) options.cache.lockfile = { text, decoded: lockfile };
   const names = Object.keys(lockfile.prompts);
   const out: LockedPrompt[] = [];
@@ -245,7 +249,7 @@ export async function readLockedPrompts(location: StoreLocation, options: ReadLo
       const { prompt, matches } = readSnapshotFile(
         store,
         file,
-        displayPath(file),
+        displayPath(file, base),
         name,
         options.cache?.previous,
         thisRead,

@@ -98,7 +98,11 @@ export class RunLockHeldError extends PromptlockError {
 export interface RunLockOptions {
   /** How often the holder refreshes the lock (default 10 s); tests make it short. */
   heartbeatMs?: number;
+  /** Says a takeover of another host's lock; default: a process warning (stderr, `PROMPTLOCK_STALE_LOCK`). */
+  warn?: (message: string) => void;
 }
+
+const processWarning = (message: string) => process.emitWarning(message, { code: 'PROMPTLOCK_STALE_LOCK' });
 
 /** Keeps the lock's modification time fresh while the run holds it, so no other host takes it over (whyStale). */
 function heartbeat(file: string, every: number): () => void {
@@ -182,9 +186,8 @@ export async function acquireRunLock(rootDir: string, command: string, options: 
         if ((await readLockText(file)) !== text) return;
         await unlink(file).catch(() => undefined);
         if (owner && owner.host !== me.host) {
-          process.emitWarning(
+          (options.warn ?? processWarning)(
             `promptlock took over the run lock of ${owner.command} (pid ${owner.pid}, started ${owner.startedAt}): ${why}.`,
-            { code: 'PROMPTLOCK_STALE_LOCK' },
           );
         }
       });

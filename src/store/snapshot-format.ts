@@ -12,6 +12,7 @@ import type { Limits } from '../limits.js';
 import { describeProblem, validatePrompt } from '../prompt-grammar.js';
 import { type ContextItem, PROMPT_FIELD_ORDER, type Prompt } from '../types.js';
 import { showHidden } from '../util/hidden-characters.js';
+import { jsonErrorDetail } from '../util/json-location.js';
 import { sortKeysDeep } from '../util/sort-keys-deep.js';
 import { integrityOf } from './integrity.js';
 
@@ -71,7 +72,7 @@ export function decodeSnapshot(text: string, where: string, limits?: Readonly<Li
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new LockfileError(`Snapshot ${where} is not valid JSON: ${(error as Error).message}`, {
+    throw new LockfileError(`Snapshot ${where} is not valid JSON${jsonErrorDetail(text, error)}.`, {
       hint: 'Restore it from git, or run `promptlock sync` to fetch it again.',
     });
   }

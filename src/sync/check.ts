@@ -343,16 +343,21 @@ async function remoteProblem(
       placeholders: entry.placeholders,
     });
     if (remote.entry.integrity === entry.integrity) return undefined;
-    // The fix is a command that fixes it whatever the cause: `--refetch` gets the prompt even when
-    // the list names it at its locked version, or its selector pins it (a snapshot forged together
-    // with its lock entry is never fetched again otherwise).
-    const fix = `run \`promptlock sync --refetch ${name}\` to lock what the service has`;
+    // A new version is the everyday upgrade: a sync of the prompt locks it.
     if (remote.entry.version !== entry.version) {
       const message = `${name}: the service now answers ${remote.entry.version} for ${entry.selector ?? 'no selector'} (locked ${entry.version})`;
-      return { code: 'remote-changed', subject: name, message, fix };
+      return { code: 'remote-changed', subject: name, message, fix: `run \`promptlock sync ${name}\` to lock ${remote.entry.version}` };
     }
+    // The same version with other bytes: `--refetch` gets the prompt even when the list names it at
+    // its locked version, or its selector pins it (a snapshot forged together with its lock entry is
+    // never fetched again otherwise).
     const message = `${name}: the service's ${entry.version} differs from the locked one (changed on the service, or snapshot and lockfile edited together)`;
-    return { code: 'remote-changed', subject: name, message, fix };
+    return {
+      code: 'remote-changed',
+      subject: name,
+      message,
+      fix: `run \`promptlock sync --refetch ${name}\` to lock what the service has`,
+    };
   } catch (error) {
     if (haltsRun(error)) throw error;
     return { code: 'remote-error', subject: name, message: `${name}: ${(error as Error).message}` };

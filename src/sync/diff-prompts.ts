@@ -9,6 +9,7 @@ import { oneLine, terminalText } from '../terminal-text.js';
 import { type Prompt, promptTexts } from '../types.js';
 import { codeBlock, codeSpan } from '../util/markdown-text.js';
 import { type BreakingChange, breakingChange, describeBreaking } from './breaking-change.js';
+import { BREAKING_MARK } from './change-list.js';
 
 export interface FieldDiff {
   field: string;
@@ -191,7 +192,7 @@ export function formatDiffText(diffs: readonly PromptDiff[], paint: Paint = (_k,
         : d.status === 'added'
           ? `new at ${d.to}`
           : `removed (was ${d.from})`;
-    out.push(paint('title', `${mark} ${d.name}  ${versions}${d.breaking ? '  BREAKING' : ''}`));
+    out.push(paint('title', `${mark} ${d.name}  ${versions}${d.breaking ? `  ${BREAKING_MARK}` : ''}`));
     if (d.breaking) out.push(`  breaking: ${describeBreaking(d.breaking)}`);
     if (d.status === 'removed') continue;
     // Keys of extra fields are the service's text: each on one line.

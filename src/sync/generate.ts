@@ -7,6 +7,8 @@
  * prompts into the module's text. `sync` builds the module itself, inside its commit; `check`
  * uses `renderModuleFromStore`.
  */
+
+import path from 'node:path';
 import { type CompiledFunctions, generateModule, generateModuleFiles } from '../codegen/generate-module.js';
 import type { ModuleOptions } from '../codegen/module-format.js';
 import type { ResolvedConfig } from '../config/types.js';
@@ -57,7 +59,16 @@ export function generateOptionsFor(
 
 /** The warning for each name of `GenerateResult.mismatched`, as generate, watch and the bundler plugin print it. */
 export function mismatchWarning(name: string): string {
-  return `the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. Run \`promptlock sync\` to restore it; \`promptlock check\` fails until then.`;
+  return `the snapshot of ${name} does not match the lockfile (edited by hand?): the module was built from it as it is. Run \`promptlock sync --frozen\` to restore the locked version (or restore it from git); \`promptlock check\` fails until then.`;
+}
+
+/**
+ * The warning for a compiled `.js` older than the module beside it (src/store/compiled-beside.ts),
+ * as generate, check and the bundler plugin print it; paths relative to the project.
+ */
+export function staleCompiledWarning(compiled: string, module: string, rootDir: string): string {
+  const shown = (file: string) => path.relative(rootDir, file).split(path.sep).join('/');
+  return `${shown(compiled)} is older than the module ${shown(module)} beside it (compiled before the module changed?): a bundler that imports ${JSON.stringify(`./${path.basename(compiled)}`)} takes it instead, with the old prompts. Delete it, and set "outDir" (or "noEmit") in tsconfig.json so that \`tsc\` writes no JavaScript beside the module.`;
 }
 
 export interface GenerateResult {
@@ -108,7 +119,7 @@ export async function generate(options: GenerateRunOptions): Promise<GenerateRes
     for (const file of files) written = (await writeIfChanged(file.path, file.content, options.rootDir)) || written;
   } catch (error) {
     if (error instanceof PromptlockError) throw error; // refused by the path guard, which says why
-    throw new PromptlockError(`Cannot write the module to ${displayPath(outputPath)}: ${(error as Error).message}`, {
+    throw new PromptlockError(`Cannot write the module to ${displayPath(outputPath, options.rootDir)}: ${(error as Error).message}`, {
       hint: 'Check the "output" option of the config and that its folder is writable.',
       cause: error,
     });

@@ -4,7 +4,7 @@
  */
 import { readingFor } from '../config/placeholder-reading.js';
 import { LockfileError, RefusedPromptError, ServiceError, TemplateError } from '../errors.js';
-import { basePackageName, type Selector } from '../package-name.js';
+import { basePackageName, parsePackageName, type Selector } from '../package-name.js';
 import { integrityOf } from '../store/integrity.js';
 import type { StoreView } from '../store/journal.js';
 import type { LockEntry, Lockfile } from '../store/lockfile-format.js';
@@ -12,7 +12,8 @@ import type { MergeDecision } from '../store/lockfile-merge.js';
 import { contextFilePath } from '../store/paths.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import type { Prompt, PromptSummary } from '../types.js';
-import { editDistance } from '../util/edit-distance.js';
+import { editDistance, nearMatches } from '../util/edit-distance.js';
+import { pluralise } from '../util/pluralise.js';
 import { fetchPrompt, lockPrompt } from './fetch-prompt.js';
 import { clientPool } from './for-each-prompt.js';
 import { duplicateItemsWarning, readListing } from './list-names.js';
@@ -345,7 +346,7 @@ class ServiceResolution {
       if (skipped) {
         return this.skip(target, skipped);
       }
-      throw await explainNotFound(error, target, () => this.listed());
+      throw await explainNotFound(error, target, () => this.listed(), this.options.config.baseUrl);
     }
   }
 
@@ -396,7 +397,7 @@ async function* wholeList(client: SyncClient): AsyncGenerator<PromptSummary[], v
  * A 404 for a name the config asks for: either the package exists but not at that selector, or
  * the package is unknown, with the names the service does list that come close.
  */
-async function explainNotFound(error: unknown, target: Target, listed: () => Promise<string[]>): Promise<unknown> {
+async function explainNotFound(error: unknown, target: Target, listed: () => Promise<string[]>, baseUrl: string): Promise<unknown> {
   if (!(error instanceof ServiceError) || error.status !== 404) return error;
   const { name, selector } = target;
   let names: string[] | undefined;
@@ -418,11 +419,32 @@ async function explainNotFound(error: unknown, target: Target, listed: () => Pro
       cause: error,
     });
   }
+  const asked = selector ? `${name}:${selector}` : name;
+  const workspace = parsePackageName(name)?.workspace ?? '';
+  const workspaces = new Set((names ?? []).map((n) => parsePackageName(n)?.workspace ?? ''));
+  if (names !== undefined && !workspaces.has(workspace)) {
+    // Nothing of its workspace at all: the name is not what is wrong, or not only. Another server
+    // answering on the address (a port another `serve` holds), or a key for other workspaces.
+    const near = nearMatches(workspace, workspaces).map((ws) => `"${ws}"`);
+    const shown = [...workspaces]
+      .sort()
+      .slice(0, 5)
+      .map((ws) => `"${ws}"`);
+    const lists =
+      names.length === 0
+        ? 'lists no prompt at all'
+        : `lists ${pluralise(names.length, 'prompt')}, none in workspace "${workspace}" (${pluralise(workspaces.size, 'workspace')}: ${shown.join(', ')}${workspaces.size > shown.length ? ', …' : ''})`;
+    return new ServiceError(`Prompt ${asked} was not found (404): the service at ${baseUrl} ${lists}.`, {
+      status: 404,
+      code: 'not_found',
+      hint: `${near.length > 0 ? `Did you mean workspace ${near.join(', ')}? ` : ''}Check that baseUrl (or PROMPTLOCK_BASE_URL) is the service you mean, not another server on that address, and that your API key can read workspace "${workspace}".`,
+      cause: error,
+    });
+  }
   const suggestions = closeMatches(
     name,
     (names ?? []).filter((n) => n !== name),
   );
-  const asked = selector ? `${name}:${selector}` : name;
   const hint =
     suggestions.length > 0
       ? `Did you mean ${suggestions.join(', ')}?`

@@ -1,6 +1,7 @@
 import { type RequestedEntry, selectorFor } from '../config/prompt-entry.js';
 import { ConfigError, ServiceError } from '../errors.js';
 import { basePackageName, parsePackageName, type Selector } from '../package-name.js';
+import { nearMatches } from '../util/edit-distance.js';
 import type { SyncRunOptions, Target } from './types.js';
 
 function baseName(raw: string): { name: string; selector: Selector | undefined } {
@@ -60,6 +61,7 @@ export function targetsOf(entries: readonly RequestedEntry[]): ListedTargets {
   const globs = entries.flatMap((e) => (e.kind === 'glob' ? [e] : []));
   const everything = entries.length === 0;
   const matched = new Set<string>(); // workspaces a glob matched in
+  const listedWorkspaces = new Set<string>();
   const seen = new Set<string>();
   return {
     exact: [...exact].map(([name, selector]) => ({ name, selector })).sort((a, b) => a.name.localeCompare(b.name)),
@@ -74,6 +76,7 @@ export function targetsOf(entries: readonly RequestedEntry[]): ListedTargets {
           continue;
         }
         const workspace = parsePackageName(name)?.workspace;
+        if (workspace) listedWorkspaces.add(workspace);
         const glob = globs.find((g) => g.workspace === workspace);
         if (!glob) continue;
         matched.add(glob.workspace);
@@ -84,9 +87,10 @@ export function targetsOf(entries: readonly RequestedEntry[]): ListedTargets {
     finish() {
       const empty = globs.find((g) => !matched.has(g.workspace));
       if (empty) {
+        const near = nearMatches(empty.workspace, listedWorkspaces).map((ws) => `@${ws}/*`);
         throw new ServiceError(`${empty.raw} matched no prompt: the service lists none in workspace "${empty.workspace}".`, {
           code: 'empty_glob',
-          hint: `Check the workspace name, and that your API key can read workspace "${empty.workspace}".`,
+          hint: `${near.length > 0 ? `Did you mean ${near.join(', ')}? ` : ''}Check the workspace name, and that your API key can read workspace "${empty.workspace}".`,
         });
       }
     },

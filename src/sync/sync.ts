@@ -14,6 +14,7 @@ import { LockfileError } from '../errors.js';
 import { Transaction } from '../store/journal.js';
 import { emptyLockfile, type LockEntry, type Lockfile } from '../store/lockfile-format.js';
 import { conflictMarkerLine } from '../store/lockfile-merge.js';
+import { contextFilePath, snapshotPath } from '../store/paths.js';
 import { readLockedSnapshot } from '../store/read-store.js';
 import { recoverStore } from '../store/recover-store.js';
 import { acquireRunLock } from '../store/run-lock.js';
@@ -26,9 +27,19 @@ import { dropClashingExportNames, mergedVersions, readPreviousLockfile } from '.
 import { placeholderNote } from './placeholder-notes.js';
 import { resolveFromLockfile } from './resolve-from-lockfile.js';
 import { resolveFromService } from './resolve-from-service.js';
+import { resolveRemoval } from './resolve-removal.js';
 import { fetchedChanges, planStoreChanges } from './store-changes.js';
 import { storeFilesOf } from './store-files.js';
-import type { FetchedPrompt, LockChanges, PromptChange, ResolvedPrompts, SyncClient, SyncResult, SyncRunOptions } from './types.js';
+import type {
+  FetchedPrompt,
+  LockChanges,
+  PromptChange,
+  ResolvedPrompts,
+  RestoredFile,
+  SyncClient,
+  SyncResult,
+  SyncRunOptions,
+} from './types.js';
 
 export async function sync(options: SyncRunOptions): Promise<SyncResult> {
   const started = performance.now();
@@ -78,7 +89,11 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
       ...(merged ? { merged } : {}),
       ...(transaction ? { onFetched } : {}),
     };
-    let resolved = options.frozen ? await resolveFromLockfile(inputs) : await resolveFromService(inputs);
+    let resolved = options.frozen
+      ? await resolveFromLockfile(inputs)
+      : options.removeUnrequested
+        ? await resolveRemoval(inputs)
+        : await resolveFromService(inputs);
     // Every prompt keeps its export name; new ones are named around them (README, "The generated
     // module"). `--frozen` writes the lockfile as it is, names or not.
     let renamed: ExportRename[] = [];
@@ -111,11 +126,17 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
     );
     let files = { written: [] as string[], deleted: [] as string[] };
     let conflictedModule: string[] = [];
-    if (transaction) {
+    // A removal before the first sync has nothing to remove from: it writes no lockfile.
+    const nothingLocked = options.removeUnrequested && (await view.readFile(config.lockfilePath)) === undefined;
+    let restored: RestoredFile[] = [];
+    if (transaction && !nothingLocked) {
       options.onEvent?.({ type: 'phase', phase: 'write' });
+      // `--frozen` fetches a prompt only to put back the files the lockfile locks: each one written is said.
+      const candidates = options.frozen ? await restoreCandidates(view, config, resolved.fetched) : [];
       const conflicted = await stageTail(transaction, view, config, previous, resolved, after, !resolved.partial && !options.frozen);
       files = await transaction.commit();
       conflictedModule = conflicted.filter((file) => files.written.includes(file));
+      restored = candidates.filter((c) => files.written.includes(c.file)).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     }
     return {
       prompts: Object.keys(resolved.next.prompts).length,
@@ -129,6 +150,7 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
       warnings: resolved.warnings ?? [],
       listWithoutVersions: resolved.listWithoutVersions === true,
       ...files,
+      restored,
       before,
       after,
       requests: client?.stats.requests ?? 0,
@@ -147,6 +169,22 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
     await stager.discard().catch(() => undefined);
     await lock?.release();
   }
+}
+
+/** The files a frozen run fetched prompts for (snapshot and locked context files), and whether each was on disk. */
+async function restoreCandidates(view: StoreView, config: ResolvedConfig, fetched: readonly FetchedPrompt[]): Promise<RestoredFile[]> {
+  const candidates: RestoredFile[] = [];
+  for (const { name, entry } of fetched) {
+    const files = [
+      snapshotPath(config.snapshotsDir, name),
+      ...Object.values(entry.files ?? {}).map((file) => contextFilePath(config.snapshotsDir, name, file.path)),
+    ];
+    for (const file of files) {
+      const reason = (await view.readFile(file)) === undefined ? 'missing' : 'differed';
+      candidates.push({ name, version: entry.version, file, reason });
+    }
+  }
+  return candidates;
 }
 
 /** Every prompt of the new lockfile: kept, fetched, or (a partial sync) read from its snapshot. */

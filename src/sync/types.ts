@@ -62,6 +62,11 @@ export interface SyncRunOptions {
   renameExports?: boolean;
   /** Get every prompt, even those the list proves unchanged (`sync --refetch`). */
   refetch?: boolean;
+  /**
+   * Drop only what the config no longer asks for, keep every other prompt as locked (`promptlock
+   * remove`, src/sync/resolve-removal.ts).
+   */
+  removeUnrequested?: boolean;
   /** Compute everything, write nothing (for `diff`). */
   dryRun?: boolean;
   onEvent?: (event: SyncEvent) => void;
@@ -213,6 +218,8 @@ export interface SyncResult extends LockChanges {
   listWithoutVersions: boolean;
   written: string[];
   deleted: string[];
+  /** `sync --frozen`: each snapshot or context file it put back as the lockfile locks it. */
+  restored: RestoredFile[];
   /** Prompts before (a dry run: every one; a sync: those it changed or removed) and after, for `diff` and `--report`. */
   before: Map<string, Prompt>;
   after: Map<string, Prompt>;
@@ -240,6 +247,15 @@ export interface PullRequestReport {
   breaking: string[];
   /** Names of every added, changed or removed prompt. */
   changed: string[];
+}
+
+/** A file `sync --frozen` wrote back from the service at the locked version: it was missing, or differed from the lockfile. */
+export interface RestoredFile {
+  name: string;
+  version: string;
+  /** The snapshot or context file (absolute). */
+  file: string;
+  reason: 'missing' | 'differed';
 }
 
 /** One finding of `check`: what is wrong (`code`), about what, in words, and how to fix it. */

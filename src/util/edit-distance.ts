@@ -12,3 +12,14 @@ export function editDistance(a: string, b: string): number {
   }
   return row[b.length]!;
 }
+
+/** The candidates a typo away from `word` (a few edits, by its length), closest first: "did you mean …". */
+export function nearMatches(word: string, candidates: Iterable<string>, limit = 3): string[] {
+  const threshold = Math.max(2, Math.floor(word.length / 3));
+  return [...new Set(candidates)]
+    .map((candidate) => ({ candidate, d: editDistance(word, candidate) }))
+    .filter(({ candidate, d }) => candidate !== word && d <= threshold)
+    .sort((x, y) => x.d - y.d || (x.candidate < y.candidate ? -1 : 1))
+    .slice(0, limit)
+    .map(({ candidate }) => candidate);
+}

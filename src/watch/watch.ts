@@ -189,10 +189,10 @@ class Watcher {
   private async runSync(client: SyncClient, names?: string[]): Promise<void> {
     const result = await this.options.sync(this.config, client, names);
     this.stats.syncs++;
-    const changes = changeList(result)
-      .map((c) => c.text)
-      .join(', ');
-    if (changes) this.log.success(`Synced: ${changes}`);
+    // Breaking changes first and marked, as `sync` marks them: the app's calls of them no longer compile.
+    const changes = changeList(result);
+    if (changes.length > 0) this.log.success(`Synced: ${changes.map((c) => c.text).join(', ')}`);
+    for (const c of changes) if (c.breaking) this.log.warn(`${c.name} breaking: ${c.breaking}`);
     // A prompt a glob matched that is refused stays as locked (README, "Placeholders"): said once.
     for (const skip of result.skipped) {
       const key = `${skip.name}\n${skip.reason}`;

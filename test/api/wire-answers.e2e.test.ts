@@ -201,7 +201,7 @@ describe('base URLs', () => {
     await writeFile(path.join(dir, '.env.local'), `PROMPTLOCK_BASE_URL=${proxy.url}/v1\n`);
     const run = await sync(dir);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`Invalid value for PROMPTLOCK_BASE_URL in ${path.join(dir, '.env.local')}`);
+    expect(run.stderr).toContain('Invalid value for PROMPTLOCK_BASE_URL in .env.local:');
     expect(proxy.seen).toEqual([]);
   });
 });

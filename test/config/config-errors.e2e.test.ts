@@ -40,7 +40,7 @@ it.each([
   const run = await runBuiltCli(['generate'], { cwd: dir });
   expect(run.code).toBe(2);
   const first = run.stderr.split('\n')[0]!;
-  expect(first).toContain(`error: Could not load config file ${path.join(dir, file)}${where}`);
+  expect(first).toContain(`error: Could not load config file ${file}${where}`);
   const lines = run.stderr.split('\n');
   for (const line of frame) expect(lines).toContain(line);
 });

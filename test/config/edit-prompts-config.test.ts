@@ -177,6 +177,17 @@ describe('JSON configs', () => {
     expect(JSON.parse(await readFile(configPath, 'utf8')).promptlock.prompts).toEqual(['@acme/*:draft']);
   });
 
+  it('says where a JSON config that is not valid JSON is wrong, by line and column, and leaves it as it was', async () => {
+    const configPath = join(dir, 'broken', 'prompts.config.json');
+    await mkdir(join(dir, 'broken'), { recursive: true });
+    const text = '{\n  "prompts": [\n    "@acme/onboarding",\n  ]\n}\n';
+    await writeFile(configPath, text);
+    await expect(addPromptToConfig(configPath, '@acme/billing')).rejects.toThrow(
+      'prompts.config.json is not valid JSON at line 4, column 3: value expected.',
+    );
+    expect(await readFile(configPath, 'utf8')).toBe(text);
+  });
+
   it('refuses a file type it cannot edit', async () => {
     const configPath = join(dir, 'prompts.config.yaml');
     await writeFile(configPath, 'prompts: []\n');

@@ -2,7 +2,7 @@
  * The built CLI (run `npx tsup` first) in a fresh project against the real local service on
  * loopback: init, init again (refused), add → sync of that prompt, remove → sync that drops it.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,34 @@ describe('promptlock init, add and remove (built CLI)', () => {
     expect(run.stderr).toContain('Restored prompts.config.ts as it was, since the sync failed.');
     expect(await readFile(join(dir, 'prompts.config.ts'), 'utf8')).toBe(before);
     expect(await lockedNames()).toEqual(['@acme/onboarding', '@acme/support-reply']);
+  });
+
+  it('add against a service that has nothing of the workspace blames the address, not the name', async () => {
+    // What answers when the Quickstart's port is held by another `promptlock serve`, of another folder.
+    const served = await mkdtemp(join(tmpdir(), 'promptlock-other-'));
+    await mkdir(join(served, 'demo/hello'), { recursive: true });
+    await writeFile(join(served, 'demo/hello/v1.md'), 'Hello');
+    const other = await startServer({ dir: served, port: 0, keys: [{ key: KEY }] });
+    try {
+      const before = await readFile(join(dir, 'prompts.config.ts'), 'utf8');
+      const run = await runBuiltCli(['add', '@acme/welcome'], {
+        cwd: dir,
+        env: { PROMPTLOCK_API_KEY: KEY, PROMPTLOCK_BASE_URL: other.url },
+      });
+      outputs.push(run.stdout, run.stderr);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `error: Prompt @acme/welcome was not found (404): the service at ${other.url} lists 1 prompt, none in workspace "acme" (1 workspace: "demo").`,
+      );
+      expect(run.stderr).toContain(
+        'Check that baseUrl (or PROMPTLOCK_BASE_URL) is the service you mean, not another server on that address, and that your API key can read workspace "acme".',
+      );
+      expect(run.stderr).not.toContain('Check the name');
+      expect(await readFile(join(dir, 'prompts.config.ts'), 'utf8')).toBe(before);
+    } finally {
+      await other.close();
+      await removeDir(served);
+    }
   });
 
   it('remove edits the config and a sync drops the prompt', async () => {

@@ -74,7 +74,7 @@ describe('addPackageScripts', () => {
   });
 
   it.each([
-    ['invalid JSON', '{ "name": ', /^\/app\/package\.json is not valid JSON: /],
+    ['invalid JSON', '{ "name": ', /^\/app\/package\.json is not valid JSON at line 1, column 11: value expected\.$/],
     ['not an object', '[]', /^\/app\/package\.json is not a JSON object\.$/],
     ['scripts not an object', '{ "scripts": ["build"] }', /^The "scripts" field of \/app\/package\.json is not an object\.$/],
   ])('refuses %s', (_title, given, message) => {

@@ -82,6 +82,7 @@ const PARTS = [
   'MergeReason',
   'NotedPlaceholder',
   'PlaceholderNote',
+  'RestoredFile',
   'SignatureChange',
   'SkippedPrompt',
   'UnknownHintNote',

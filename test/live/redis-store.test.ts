@@ -76,6 +76,41 @@ it('degrades to memory when Redis is not there: calls follow the service, one st
     { timeout: 10_000, interval: 30 },
   );
   const storeErrors = events.filter((e) => e.type === 'store-error');
-  expect(storeErrors).toHaveLength(1);
+  expect(storeErrors).toEqual([
+    {
+      type: 'store-error',
+      message: `The live prompts store failed; using this process's memory until it answers again: Redis at ${new URL(deadUrl).host} is not connected: nothing accepts connections there (ECONNREFUSED)`,
+    },
+  ]);
   expect(live.status()[0]).toMatchObject({ version: 'v2', source: 'live' });
+});
+
+it('a Redis that stops answering is named with the wait it was given, not in ioredis words', async () => {
+  const redis = await startRedis();
+  cleanup.push(() => redis.kill());
+  const store = redisStore({ url: redis.url, ...patient, commandTimeoutMs: 200 });
+  cleanup.push(() => store.close());
+  // Connected first (a slow answer here, on a loaded box, changes nothing below).
+  await store.set('k', { fetchedAt: 1, prompt: 'p' }).catch(() => {});
+  process.kill(redis.child.pid!, 'SIGSTOP');
+  try {
+    await expect(store.get('k')).rejects.toThrow(`Redis at ${new URL(redis.url).host} did not answer within 200 ms (commandTimeoutMs)`);
+  } finally {
+    process.kill(redis.child.pid!, 'SIGCONT');
+  }
+});
+
+it('a Redis that refuses the password says so in its own words, without the password', async () => {
+  const redis = await startRedis();
+  cleanup.push(() => redis.kill());
+  const store = redisStore({ url: redis.url.replace('redis://', 'redis://app:hunter2@'), connectTimeoutMs: 1_000 });
+  cleanup.push(() => store.close());
+  const failure = await store.get('k').then(
+    () => undefined,
+    (error: Error) => error.message,
+  );
+  expect(failure).toBe(
+    `Redis at ${new URL(redis.url).host} is not connected: WRONGPASS invalid username-password pair or user is disabled.`,
+  );
+  expect(failure).not.toContain('hunter2');
 });

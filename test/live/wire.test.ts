@@ -102,7 +102,7 @@ it('a key that cannot be sent is a setup error at once, naming its file and char
     const create = () => createLivePrompts(module.prompts, { baseUrl: proxyUrl, lockfile: module.lockfilePath });
     expect(create).toThrow(ConfigError);
     expect(create).toThrow(
-      `from PROMPTLOCK_API_KEY in ${path.join(app, '.env.local')} cannot be sent in a request: character 51 of 51 is U+200B (a zero-width space).`,
+      'from PROMPTLOCK_API_KEY in .env.local cannot be sent in a request: character 51 of 51 is U+200B (a zero-width space).',
     );
   } finally {
     await rm(path.join(app, '.env.local'));

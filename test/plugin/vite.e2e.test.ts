@@ -4,7 +4,7 @@
  * edit (or, with `poll`, a version published on the real local service) reaches the page as an
  * HMR update of the module, never a full reload.
  */
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, createServer, type HotPayload, type ViteDevServer } from 'vite';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -108,6 +108,42 @@ describe('promptlock/vite in a production build', () => {
     });
     expect(info.join('\n')).toContain('[promptlock] `poll` is ignored in a production build');
     expect(await bundleText(path.join(dir, 'dist'))).toContain((await exampleTexts()).get('acme/welcome.json'));
+  });
+
+  it('warns of a compiled prompts.js older than the module beside it, which Vite bundles instead', async () => {
+    // `import … from './generated/prompts.js'`, as nodenext has TypeScript apps write it.
+    const dir = await app(WELCOME_MAIN.replace("'./generated/prompts'", "'./generated/prompts.js'"));
+    // What a plain `npx tsc` (no outDir) left from an earlier module: older than the one generated now.
+    const compiled = path.join(dir, 'src/generated/prompts.js');
+    await mkdir(path.dirname(compiled), { recursive: true });
+    await writeFile(compiled, 'export function acmeWelcome() { return { content: "The old welcome" }; }\n');
+    const past = new Date(Date.now() - 60_000);
+    await utimes(compiled, past, past);
+    const warnings: string[] = [];
+    const quiet = () => {};
+    const logger = {
+      info: quiet,
+      warn: (m: string) => void warnings.push(m),
+      warnOnce: quiet,
+      error: quiet,
+      clearScreen: quiet,
+      hasErrorLogged: () => false,
+      hasWarned: false,
+    };
+    const outDir = path.join(dir, 'dist');
+    await build({ root: dir, configFile: false, logLevel: 'warn', customLogger: logger, plugins: [promptlock()], build: { outDir } });
+    expect(warnings).toEqual([
+      '[promptlock] src/generated/prompts.js is older than the module src/generated/prompts.ts beside it (compiled before the module changed?): a bundler that imports "./prompts.js" takes it instead, with the old prompts. Delete it, and set "outDir" (or "noEmit") in tsconfig.json so that `tsc` writes no JavaScript beside the module.',
+    ]);
+    // The hazard it warns of: Vite bundled the stale file, not the module.
+    expect(await bundleText(outDir)).toContain('The old welcome');
+
+    // Deleted as it says: the module is bundled, and nothing is said.
+    await rm(compiled);
+    warnings.length = 0;
+    await build({ root: dir, configFile: false, logLevel: 'warn', customLogger: logger, plugins: [promptlock()], build: { outDir } });
+    expect(warnings).toEqual([]);
+    expect(await bundleText(outDir)).toContain((await exampleTexts()).get('acme/welcome.json'));
   });
 });
 

@@ -4,6 +4,7 @@
  */
 
 import { existsSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
@@ -82,6 +83,20 @@ describe('flag errors (exit 2, nothing started)', () => {
     expect(code).toBe(2);
     expect(cliIo.err()).toMatch(message);
     expect(process.listenerCount('SIGTERM')).toBeLessThanOrEqual(1);
+  });
+
+  it('a port another server holds: says so and what to pass, instead of leaving that server to answer', async () => {
+    const other = createServer();
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const { port } = other.address() as AddressInfo;
+    try {
+      const cliIo = io();
+      expect(await runCli(['serve', '--dir', 'examples/workspace', '--port', String(port)], cliIo)).toBe(2);
+      expect(cliIo.err()).toBe(`error: Port ${port} on 127.0.0.1 is already in use.\n  Pass another --port, or --port 0 for a free one.\n`);
+      expect(cliIo.out()).toBe('');
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
   });
 
   it('refuses an unknown --envelope through commander', async () => {

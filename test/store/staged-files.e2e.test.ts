@@ -125,7 +125,7 @@ describe('a context file moved into place by the journal', () => {
     await writeFile(journalFile, edited);
     const refused = await runBuiltCli(['sync'], { cwd: dir, env });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`Refusing to apply ${journalFile}, the journal of an interrupted sync: a move names`);
+    expect(refused.stderr).toContain(`Refusing to apply .promptlock/${name}, the journal of an interrupted sync: a move names`);
     expect(await readFile(path.join(dir, 'prompts.config.json'), 'utf8')).toContain(ACME_NAME);
     expect(await storeTree(dir)).toEqual(treeA);
     // Removed as the error says: the next sync completes.

@@ -68,7 +68,12 @@ describe('snapshot format', () => {
   });
 
   it.each([
-    ['not JSON', '{', 'Snapshot x.json is not valid JSON'],
+    ['not JSON', '{', 'Snapshot x.json is not valid JSON at line 1, column 2: close brace expected.'],
+    [
+      'JSON with a trailing comma',
+      '{\n  "id": "a",\n}\n',
+      'Snapshot x.json is not valid JSON at line 3, column 1: property name expected.',
+    ],
     ['not an object', '[]', 'Snapshot x.json is not a JSON object.'],
     [
       'missing field',
@@ -104,7 +109,12 @@ describe('lockfile format', () => {
   });
 
   it.each([
-    ['a merge conflict', '<<<<<<< HEAD\n{}', 'Lockfile l.json is not valid JSON'],
+    ['a merge conflict', '<<<<<<< HEAD\n{}', 'Lockfile l.json is not valid JSON at line 1, column 1: invalid symbol.'],
+    [
+      'a missing comma',
+      '{\n  "lockfileVersion": 1\n  "prompts": {}\n}',
+      'Lockfile l.json is not valid JSON at line 3, column 3: comma expected.',
+    ],
     [
       'a bad integrity',
       '{"lockfileVersion":1,"prompts":{"@a/x":{"selector":null,"version":"v1","id":"i","integrity":"md5-x","variables":[]}}}',

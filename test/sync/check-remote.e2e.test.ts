@@ -92,3 +92,25 @@ describe('a snapshot forged at its locked version, its lock entry forged with it
     expect(fixed.code, fixed.stderr).toBe(0);
   }, 60_000);
 });
+
+describe('a new version on the service', () => {
+  it('is the everyday upgrade: check --remote says to sync the prompt, and that sync fixes it', async () => {
+    const folder = await writeServedFolder(undefined, 2, 1);
+    defer(() => removeDir(folder));
+    const server = await serve({ dir: folder });
+    const dir = await project({ baseUrl: server.url, prompts: ['@bulk/*'] });
+    const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
+    expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
+    await writeServedFolder(folder, 1, 2); // prompt-0000 at v2
+    await server.reload();
+
+    const remote = await runBuiltCli(['check', '--remote', '--no-typecheck'], { cwd: dir, env });
+    expect(remote.code).toBe(1);
+    expect(remote.stderr).toContain(
+      '@bulk/prompt-0000: the service now answers v2 for latest (locked v1): run `promptlock sync @bulk/prompt-0000` to lock v2',
+    );
+    expect(remote.stderr).not.toContain('--refetch');
+    expect((await runBuiltCli(['sync', '@bulk/prompt-0000'], { cwd: dir, env })).code).toBe(0);
+    expect((await runBuiltCli(['check', '--remote', '--no-typecheck'], { cwd: dir, env })).code).toBe(0);
+  });
+});

@@ -147,6 +147,17 @@ describe('sync against promptlock serve', () => {
     expect(server.stats.byRoute.list ?? 0).toBe(0);
     expect(await storeTree(partial)).toEqual(await storeTree(dir));
   });
+
+  it('a glob or a name whose workspace is a typo of a listed one: "did you mean"', async () => {
+    const glob = await cli(['sync'], await project({ baseUrl: server.url, prompts: ['@acmee/*'] }));
+    expect(glob.code).toBe(1);
+    expect(glob.stderr).toContain('@acmee/* matched no prompt: the service lists none in workspace "acmee".');
+    expect(glob.stderr).toContain('Did you mean @acme/*? Check the workspace name');
+    const exact = await cli(['sync'], await project({ baseUrl: server.url, prompts: ['@acm/welcome'] }));
+    expect(exact.code).toBe(1);
+    expect(exact.stderr).toContain(`Prompt @acm/welcome was not found (404): the service at ${server.url} lists`);
+    expect(exact.stderr).toContain('Did you mean workspace "acme"? Check that baseUrl');
+  });
 });
 
 describe('service errors', () => {

@@ -197,7 +197,8 @@ describe.concurrent('promptlock watch (built CLI)', () => {
 
     await writeFile(configFile, JSON.stringify({ ...config, prompts: ['@bulk/prompt-0001', '@bulk/prompt-0002'] }, null, 2));
     await waitUntil('the lockfile to follow the config', async () => (await lockNames()) === '@bulk/prompt-0001,@bulk/prompt-0002');
-    await proc.waitFor(/Synced: \+ @bulk\/prompt-0002 v1, - @bulk\/prompt-0000/);
+    // A removal breaks the callers of its function: first, and marked (as sync marks it).
+    await proc.waitFor(/Synced: - @bulk\/prompt-0000 {2}BREAKING, \+ @bulk\/prompt-0002 v1\n/);
     const module = await read(dir, MODULE);
     expect(module).toContain('"@bulk/prompt-0002"');
     expect(module).not.toContain('"@bulk/prompt-0000"');

@@ -20,7 +20,9 @@ export function registerRemove(program: Command, runtime: CliRuntime): void {
   program
     .command('remove')
     .argument('<name>', 'entry to remove: its exact text, or the package name when only one entry has it')
-    .description('remove a prompt from the prompts list of the config (never the last one), then sync')
+    .description(
+      'remove a prompt from the prompts list of the config (never the last one), then drop its lock entry, snapshot and context files and regenerate the module; no other prompt changes',
+    )
     .option('--no-sync', 'only edit the config')
     .action(
       action(runtime, async (ctx, name: string, flags: EditFlags) => {

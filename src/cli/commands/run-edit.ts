@@ -12,13 +12,15 @@ export interface EditFlags {
 }
 
 /**
- * Syncs after an edit, reading the config file just edited. A workspace glob or a removal cannot
- * be synced by name, so those run a whole sync, which also drops what the config no longer asks for.
- * When the sync fails, the config goes back to what it was: `add @acme/typo` must not leave an
- * entry behind that makes every later sync fail.
+ * Syncs after an edit, reading the config file just edited, and touches only what the edit names:
+ * an added prompt is synced by name (a workspace glob needs the list, so it runs a whole sync); a
+ * removal drops what the config no longer asks for and keeps every other prompt as locked, with no
+ * request (src/sync/resolve-removal.ts). When the sync fails, the config goes back to what it was:
+ * `add @acme/typo` must not leave an entry behind that makes every later sync fail.
  */
 async function syncAfterEdit(ctx: CommandContext, edit: PromptEdit, original: Buffer): Promise<number> {
-  const byName = edit.action !== 'removed' && parsePromptEntry(edit.entry)?.package !== '*';
+  const removal = edit.action === 'removed';
+  const byName = !removal && parsePromptEntry(edit.entry)?.package !== '*';
   const restore = async () => {
     if (!edit.changed) return;
     await writeFileAtomic(edit.configPath, original);
@@ -27,7 +29,7 @@ async function syncAfterEdit(ctx: CommandContext, edit: PromptEdit, original: Bu
   let code: number;
   try {
     const syncCtx: CommandContext = { ...ctx, globals: { ...ctx.globals, config: edit.configPath } };
-    code = await runSyncCommand(syncCtx, byName ? { names: [edit.entry] } : {});
+    code = await runSyncCommand(syncCtx, removal ? { removeUnrequested: true } : byName ? { names: [edit.entry] } : {});
   } catch (error) {
     await restore();
     throw error;

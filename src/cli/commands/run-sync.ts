@@ -28,6 +28,8 @@ export interface SyncCommandOptions {
   report?: string;
   /** After a breaking change, type-check the app and list its compile errors (docs/ci.md). */
   typecheck?: boolean;
+  /** `remove`: drop what the config no longer asks for, nothing else. */
+  removeUnrequested?: boolean;
 }
 
 function summary(result: SyncResult, rootDir: string, report: PullRequestReport) {
@@ -49,6 +51,7 @@ function summary(result: SyncResult, rootDir: string, report: PullRequestReport)
     listWithoutVersions: result.listWithoutVersions,
     written: result.written.map(rel),
     deleted: result.deleted.map(rel),
+    restored: result.restored.map((r) => ({ ...r, file: rel(r.file) })),
     requests: result.requests,
     retries: result.retries,
     rateLimited: result.status429,
@@ -127,6 +130,7 @@ async function syncProject(
         withFiles: options.withFiles || undefined,
         renameExports: options.renameExports,
         refetch: options.refetch,
+        removeUnrequested: options.removeUnrequested,
         onEvent: progress.onEvent,
         report: publish || ctx.globals.json,
         typecheck: options.typecheck,
@@ -169,19 +173,18 @@ async function syncProject(
     printSkipped(ctx, result);
     return exitCode;
   }
-  ctx.logger.success(
-    `Synced ${pluralise(result.prompts, 'prompt')} in ${seconds} s: ${result.added.length} added, ${result.changed.length} changed, ${result.removed.length} removed, ${result.unchanged} unchanged (${requests})`,
-  );
-  // Breaking changes first, marked as `diff` marks them: callers of these functions no longer compile.
-  const breaking = new Map(result.breaking.map((b) => [b.name, b.change]));
-  const mark = (name: string) => (breaking.has(name) ? `  ${colors.red('BREAKING')}` : '');
-  const sign = (kind: string, text: string) =>
-    kind === 'added' ? colors.green(text) : kind === 'changed' ? colors.yellow(text) : colors.red(text);
-  const lines = changeList(result, { sign, gap: '  ' }).map(({ name, text }) => ({ name, line: `  ${text}${mark(name)}` }));
-  for (const { name, line } of [...lines.filter((l) => breaking.has(l.name)), ...lines.filter((l) => !breaking.has(l.name))]) {
-    ctx.logger.info(line);
-    const change = breaking.get(name);
-    if (change) ctx.logger.info(`      breaking: ${describeBreaking(change)}`);
+  if (options.frozen) printRestored(ctx, result, config, `${seconds} s`, requests);
+  else {
+    ctx.logger.success(
+      `Synced ${pluralise(result.prompts, 'prompt')} in ${seconds} s: ${result.added.length} added, ${result.changed.length} changed, ${result.removed.length} removed, ${result.unchanged} unchanged (${requests})`,
+    );
+    // Breaking changes first, marked as `diff` marks them: callers of these functions no longer compile.
+    const sign = (kind: string, text: string) =>
+      kind === 'added' ? colors.green(text) : kind === 'changed' ? colors.yellow(text) : colors.red(text);
+    for (const { text, breaking } of changeList(result, { sign, mark: colors.red, gap: '  ' })) {
+      ctx.logger.info(`  ${text}`);
+      if (breaking) ctx.logger.info(`      breaking: ${breaking}`);
+    }
   }
   for (const r of result.renamed) ctx.logger.warn(`${r.name} is now exported as ${r.to} (was ${r.from}): update its imports`);
   printPlaceholderNotes(ctx, result.placeholders);
@@ -190,6 +193,23 @@ async function syncProject(
   printSkipped(ctx, result);
   ctx.logger.verbose(`wrote ${result.written.length} files, deleted ${result.deleted.length}`);
   return exitCode;
+}
+
+/**
+ * `sync --frozen`'s summary: the lockfile is law, so nothing is added or changed; each file put
+ * back as it locks it is named, with why, and so is a module rebuilt from the store.
+ */
+function printRestored(ctx: CommandContext, result: SyncResult, config: ResolvedConfig, took: string, requests: string): void {
+  const rel = (file: string) => path.relative(config.rootDir, file).split(path.sep).join('/');
+  const restored =
+    result.restored.length > 0 ? ` and restored ${pluralise(result.restored.length, 'file')} as the lockfile locks them` : '';
+  ctx.logger.success(`Verified ${pluralise(result.prompts, 'prompt')} in ${took}${restored} (${requests})`);
+  for (const r of result.restored) {
+    const why = r.reason === 'missing' ? 'it was missing' : 'it did not match the lockfile: edited by hand?';
+    ctx.logger.info(`  restored ${rel(r.file)}  ${r.name} ${r.version} (${why})`);
+  }
+  const put = new Set([...result.restored.map((r) => r.file), config.lockfilePath, ...(result.conflictedModule ?? [])]);
+  for (const file of result.written.filter((f) => !put.has(f))) ctx.logger.info(`  rewrote ${rel(file)} from the lockfile and snapshots`);
 }
 
 /** The app's type-check after a breaking sync: its errors, file and line first, as the pull request lists them. */

@@ -192,7 +192,7 @@ export function registerServe(program: Command, runtime: CliRuntime): void {
         logger.result(
           `promptlock serve listening on ${exposed ? boundUrl(flags.host, server.port) : server.url} (${pluralise(prompts, 'prompt')} in ${pluralise(workspaces, 'workspace')} from ${flags.dir}${keyNote})`,
         );
-        // What a project's .env needs to sync from here (README, Quickstart); the key only if it is the public test key.
+        // What a project's .env.local needs to sync from here (README, Quickstart); the key only if it is the public test key.
         logger.info(
           `To sync a project from it, put these lines in its .env.local:\nPROMPTLOCK_BASE_URL=${server.url}\nPROMPTLOCK_API_KEY=${flags.key.length === 0 ? LOCAL_TEST_KEY : '<one of the --key values>'}`,
         );

@@ -3,6 +3,7 @@
  * value: JSON has no comments to keep, and the file's indentation and final newline are kept.
  */
 import { ConfigError } from '../../errors.js';
+import { jsonErrorDetail } from '../../util/json-location.js';
 import type { SourceEdit } from './edit-config-source.js';
 import { detectJsonStyle, stringifyJson } from './json-style.js';
 import { planAdd, planRemove } from './plan-prompt-edit.js';
@@ -22,7 +23,7 @@ function parseJsonConfig(text: string, key: string | undefined, where: string): 
   try {
     root = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`${where} is not valid JSON: ${(error as Error).message}`, {
+    throw new ConfigError(`${where} is not valid JSON${jsonErrorDetail(text, error)}.`, {
       hint: 'Fix the file, then run the command again.',
       cause: error,
     });
