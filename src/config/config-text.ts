@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-
 import { FILE_BYTES, type ReadRule, readBounded } from '../util/read-bounded.js';
 
 /**

@@ -15,7 +15,6 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { LockfileError, PromptlockError } from '../errors.js';
-
 import { FILE_BYTES, type ReadRule, readBounded, readBoundedSync } from '../util/read-bounded.js';
 import { isWithin, StorePathGuard } from './paths.js';
 

@@ -10,11 +10,12 @@ import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, PromptlockError } from '../errors.js';
 import { isAlive } from '../util/is-alive.js';
-import { readIfExists as readBytesIfExists } from '../util/read-if-exists.js';
+import { FILE_BYTES } from '../util/read-bounded.js';
 import { applyJournal } from './journal-apply.js';
 import { COMMITTED, decodeJournal, FAILED, type Journal, journalPath, PENDING, STAGED_NAME } from './journal-file.js';
 import { admitOps, journalTarget, type StoreFiles } from './journal-scope.js';
 import { CANNOT_EXIST } from './paths.js';
+import { readWorkFile } from './read-file.js';
 import { discardAbandonedStaging } from './staged-file.js';
 import { workDirOf } from './work-dir.js';
 
@@ -30,10 +31,10 @@ export interface PendingTransaction {
   failed: string | undefined;
 }
 
-/** A file's bytes, or undefined when it is missing (or cannot exist: a name too long) or a folder. */
-export async function readIfExists(file: string, read?: (file: string) => Promise<Buffer>): Promise<Buffer | undefined> {
+/** A file's bytes as `read` reads them, or undefined when it is missing (or cannot exist: a name too long) or a folder. */
+export async function readIfExists(file: string, read: (file: string) => Promise<Buffer | undefined>): Promise<Buffer | undefined> {
   try {
-    return read ? await read(file) : await readBytesIfExists(file, null);
+    return await read(file);
   } catch (error) {
     if (error instanceof PromptlockError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? '';
@@ -41,6 +42,9 @@ export async function readIfExists(file: string, read?: (file: string) => Promis
     throw asFileSystemError(error, 'read', file);
   }
 }
+
+const readJournalBytes = (file: string) => readWorkFile(file, 'a journal', FILE_BYTES.journal);
+const readFailedMarker = (file: string) => readWorkFile(file, "a journal's failure marker");
 
 function failedMessage(bytes: Buffer): string {
   try {
@@ -71,9 +75,11 @@ export async function pendingTransactions(rootDir: string): Promise<PendingTrans
   const out: PendingTransaction[] = [];
   for (const [id, entries] of byId) {
     const file = journalPath(workDir, id, COMMITTED);
-    const bytes = entries.includes(`${id}${COMMITTED}`) ? await readIfExists(file) : undefined;
+    // Bounded, never through a link (read-file.ts): a journal linked to /dev/zero grew `npm install` without end.
+    const bytes = entries.includes(`${id}${COMMITTED}`) ? await readIfExists(file, readJournalBytes) : undefined;
     const journal = bytes ? decodeJournal(bytes, file) : undefined;
-    const failed = journal && entries.includes(`${id}${FAILED}`) ? await readIfExists(journalPath(workDir, id, FAILED)) : undefined;
+    const failed =
+      journal && entries.includes(`${id}${FAILED}`) ? await readIfExists(journalPath(workDir, id, FAILED), readFailedMarker) : undefined;
     out.push({
       id,
       shown: journalTarget(rootDir, file),

@@ -30,9 +30,7 @@ export const FILE_BYTES = Object.freeze({
   module: 256 * 1024 * 1024,
   /** A small file of promptlock's work folder: the run lock, a journal's failure marker, `.gitignore`. */
   workFile: 64 * 1024,
-  /** A journal's list of operations (its header): a few hundred bytes per file a sync writes. */
-  journalHeader: 64 * 1024 * 1024,
-  /** A journal: read in parts (its header, then each write when it is applied), never whole; the largest file Node reads. */
+  /** A journal: the new bytes of every file one sync writes (a regular file of promptlock's own, never a link); the largest buffer Node reads. */
   journal: 2 ** 31 - 1,
 });
 
@@ -133,11 +131,8 @@ function collect(
   })();
 }
 
-/**
- * `file` opened by `rule` (steps 1 and 2 above, and its size within the cap), for a format read in
- * parts (a journal); undefined when it does not exist. The caller closes it, and bounds each read.
- */
-export async function openBounded(file: string, rule: ReadRule): Promise<{ handle: FileHandle; size: number } | undefined> {
+/** `file` opened by `rule` (steps 1 and 2 above, and its size within the cap); undefined when it does not exist. The caller closes it. */
+async function openBounded(file: string, rule: ReadRule): Promise<{ handle: FileHandle; size: number } | undefined> {
   let handle: FileHandle;
   try {
     if (rule.links === 'refuse' && NO_FOLLOW === 0 && (await lstat(file)).isSymbolicLink()) throw linkRefusal(file, rule);
