@@ -80,6 +80,7 @@ export async function locateProblems(problems: readonly CheckProblem[], config: 
         locations.push(await snapshotOf(problem.subject));
         break;
       case 'orphan-snapshot':
+      case 'unlocked-file':
         locations.push({ file: path.resolve(config.rootDir, problem.subject), line: 1 });
         break;
       case 'module-missing':

@@ -1,8 +1,9 @@
 /**
  * Reading the store as the last committed run left it, without writing anything: a committed
  * journal not yet applied (its run was killed after the commit point) is read through, once its
- * paths are admitted (journal-scope.ts), for prompt data only, never for the module. `check`
- * reads through nothing: it reports such a journal as a problem and checks the files on disk.
+ * paths are admitted (journal-scope.ts), for prompt data only, never for the module, and only when
+ * a run wrote it here (recover-store.ts): a journal that came with the checkout is never read.
+ * `check` reads through nothing: it reports such journals as problems and checks the files on disk.
  */
 import path from 'node:path';
 import { storeFileBytes } from '../limits.js';
@@ -18,6 +19,8 @@ export interface StoreView {
   failedCommits: string[];
   /** With `readThrough: false`: committed journals not applied yet, by path (`.promptlock/tx-….journal`). */
   pendingCommits: string[];
+  /** Committed journals no run wrote here (committed, copied), by path: never read, never applied. */
+  foreignCommits: string[];
 }
 
 export interface StoreViewOptions {
@@ -39,7 +42,12 @@ export async function openStoreView(files: StoreFiles, options: StoreViewOptions
   const overlay = new Map<string, Buffer | null | (() => Promise<Buffer | undefined>)>();
   const failedCommits: string[] = [];
   const pendingCommits: string[] = [];
-  for (const { journal, failed, shown } of await pendingTransactions(files.rootDir)) {
+  const foreignCommits: string[] = [];
+  for (const { journal, failed, shown, foreign } of await pendingTransactions(files.rootDir)) {
+    if (foreign) {
+      foreignCommits.push(shown);
+      continue;
+    }
     // A run that failed (rather than being killed) told its user so; its journal is not the truth
     // until a run completes it, so readers see the real files.
     if (failed !== undefined) {
@@ -61,6 +69,7 @@ export async function openStoreView(files: StoreFiles, options: StoreViewOptions
   return {
     failedCommits,
     pendingCommits,
+    foreignCommits,
     async readFile(file) {
       const redirected = overlay.get(path.resolve(file));
       if (redirected === null) return undefined;

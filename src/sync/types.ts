@@ -213,6 +213,7 @@ export interface CheckProblem {
     | 'config-mismatch'
     | 'failed-commit'
     | 'pending-commit'
+    | 'foreign-commit'
     | 'snapshot'
     | 'lock-mismatch'
     | 'context-file'
@@ -221,6 +222,7 @@ export interface CheckProblem {
     | 'module-type-error'
     | 'module-unchecked'
     | 'orphan-snapshot'
+    | 'unlocked-file'
     | 'remote-changed'
     | 'remote-not-locked'
     | 'remote-error';
