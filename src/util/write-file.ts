@@ -67,12 +67,17 @@ async function prepareFolders(file: string, within: string, options: WriteOption
   }
 }
 
+/** Throws `refusal`, naming `file`, when a symbolic link is at its name: the writer's own check, for a caller that decides earlier (a sync, before its commit point). */
+export async function refuseLinkAt(file: string, refusal: WriteOptions['refusal']): Promise<void> {
+  if ((await lstatIfExists(file))?.isSymbolicLink()) {
+    throw new refusal(`Refusing to write ${file}: it is a symbolic link, and promptlock never writes through one.`, { hint: HINT });
+  }
+}
+
 /** Writes `content` to `file` without ever following a link (see the module comment). */
 export async function writeFileSafely(file: string, content: string | Uint8Array, options: WriteOptions): Promise<void> {
   if (options.within !== undefined) await prepareFolders(file, options.within, options);
-  if ((await lstatIfExists(file))?.isSymbolicLink()) {
-    throw new options.refusal(`Refusing to write ${file}: it is a symbolic link, and promptlock never writes through one.`, { hint: HINT });
-  }
+  await refuseLinkAt(file, options.refusal);
   // O_CREAT | O_EXCL: a name taken since the check above (by a link too) fails, it is not followed.
   if (options.exclusive) return writeFile(file, content, { flag: 'wx' });
   const temp = options.temp ?? `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
