@@ -9,7 +9,7 @@
  * service, real files.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
@@ -96,4 +96,15 @@ it("a snapshot over the cap the config's limits allow: refused, naming the file 
   expect(run.code).toBe(1);
   expect(run.stderr).toContain(`it holds more than ${16 * 4096} bytes`);
   expect(run.stderr).toContain('prompt-0000.json');
+});
+
+it("a FIFO at a snapshot's name before the first sync: sync neither hangs on it nor reads it, and replaces it with the snapshot", async () => {
+  const dir = await project({ baseUrl: server.url, prompts: ['@bulk/*'] });
+  await mkdir(path.join(dir, 'prompts/bulk'), { recursive: true });
+  execFileSync('mkfifo', [path.join(dir, SNAPSHOT)]);
+  const run = await runBuiltCli(['sync'], { cwd: dir, env, ...QUICK });
+  expect(run.signal, 'killed: the sync hung on the FIFO').toBeNull();
+  expect(run.code, run.stderr).toBe(0);
+  expect((await lstat(path.join(dir, SNAPSHOT))).isFile()).toBe(true);
+  expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} })).code).toBe(0);
 });
