@@ -255,8 +255,9 @@ export async function syncWorkspace(options: SyncWorkspaceOptions = {}): Promise
 }
 
 /**
- * `promptlock generate`: the module from the lockfile and snapshots. No network, no key. Finishes
- * the commit of an interrupted sync first.
+ * `promptlock generate`: the module from the lockfile and snapshots as they are on disk. No network,
+ * no key, no write but the module's. It never applies a journal left in `.promptlock/` (only `sync`
+ * does, and only its own: docs/security.md); it says one is there. Warns of each snapshot edited by hand.
  */
 export function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   return callGenerate(options, {});
@@ -265,14 +266,14 @@ export function generate(options: GenerateOptions = {}): Promise<GenerateResult>
 /** `generate` as an entry point calls it: warns of each snapshot edited by hand. */
 export async function callGenerate(options: GenerateOptions, caller: Caller): Promise<GenerateResult> {
   const config = caller.config ?? (await loadProject(options, caller));
-  const [{ generate: run, generateOptionsFor, mismatchWarning }, { finishInterruptedRun }, { storeFilesOf }] = await Promise.all([
+  const [{ generate: run, generateOptionsFor, mismatchWarning }, { hasPendingJournal }] = await Promise.all([
     import('./sync/generate.js'),
-    import('./store/finish-interrupted-run.js'),
-    import('./sync/store-files.js'),
+    import('./store/recover-store.js'),
   ]);
-  // The journal's prompt data only: the module is generated from it just below.
-  if (await finishInterruptedRun(storeFilesOf(config), 'generate')) {
-    caller.onEvent?.({ type: 'info', message: 'Completed the writes of an interrupted sync first.' });
+  if (await hasPendingJournal(config.rootDir)) {
+    const message =
+      'An interrupted sync left files in .promptlock/ that only `promptlock sync` finishes or discards: built from the files as they are.';
+    caller.onEvent?.({ type: 'warn', message });
   }
   if (caller.emptyWithoutLockfile && !existsSync(config.lockfilePath)) return generateEmpty(config);
   const lock = caller.runLock ? await (await import('./store/run-lock.js')).acquireRunLock(config.rootDir, caller.runLock) : undefined;

@@ -52,3 +52,12 @@ export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as LimitName[];
 export function describeLimit(name: LimitName, limits: Readonly<Limits> = DEFAULT_LIMITS): string {
   return `${limits[name]} (option "limits.${name}" in the config; default ${DEFAULT_LIMITS[name]})`;
 }
+
+/**
+ * The most bytes promptlock reads from one file of the snapshots folder: a context file at its
+ * limit, or a snapshot (its prompt, within `promptBytes`, pretty-printed with hidden characters
+ * escaped). The caps of the project's other files are fixed (FILE_BYTES, src/util/read-bounded.ts).
+ */
+export function storeFileBytes(limits: Readonly<Limits> = DEFAULT_LIMITS): number {
+  return Math.max(limits.contextFileBytes, 16 * limits.promptBytes);
+}

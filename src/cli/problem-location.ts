@@ -3,12 +3,12 @@
  * the config entry or the module, with a line when one can be named. Read from the files as they
  * are on disk; a file that cannot be read gives a location without a line.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResolvedConfig } from '../config/types.js';
 import { parsePackageName } from '../package-name.js';
 import { snapshotPath } from '../store/paths.js';
 import type { CheckProblem } from '../sync/types.js';
+import { FILE_BYTES, readBounded } from '../util/read-bounded.js';
 
 export interface ProblemLocation {
   /** Absolute path. */
@@ -26,9 +26,11 @@ function lineOf(text: string | undefined, test: (line: string) => boolean): numb
 
 const quoted = (value: string) => [`'${value}'`, `"${value}"`, `\`${value}\``];
 
+/** A file's text for its line numbers: a regular file only, bounded (src/util/read-bounded.ts), else none. */
 async function readText(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    const rule = { what: 'a file', maxBytes: FILE_BYTES.lockfile, links: 'follow', fix: '', refusal: Error } as const;
+    return (await readBounded(file, rule))?.toString('utf8');
   } catch {
     return undefined;
   }
@@ -78,6 +80,7 @@ export async function locateProblems(problems: readonly CheckProblem[], config: 
         locations.push(await snapshotOf(problem.subject));
         break;
       case 'orphan-snapshot':
+      case 'unlocked-file':
         locations.push({ file: path.resolve(config.rootDir, problem.subject), line: 1 });
         break;
       case 'module-missing':

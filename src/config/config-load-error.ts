@@ -4,10 +4,10 @@
  * frame. The position comes from jiti's message (`file:line:col` of a syntax error), the first
  * stack frame in the file (an error thrown while it ran), or jsonc-parser for JSON.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { jsonProblem } from '../util/json-location.js';
+import { readConfigText } from './config-text.js';
 
 interface Location {
   line: number;
@@ -38,7 +38,10 @@ export async function describeLoadError(error: unknown, named: string | undefine
 async function locate(error: unknown, filepath: string): Promise<Location | undefined> {
   let text: string;
   try {
-    text = await readFile(filepath, 'utf8');
+    // Bounded, as every read of the config (config-text.ts).
+    const read = await readConfigText(filepath);
+    if (read === undefined) return undefined;
+    text = read;
   } catch {
     return undefined;
   }

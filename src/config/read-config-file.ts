@@ -5,14 +5,17 @@
  * where (src/config/config-load-error.ts). Both libraries are imported on first use; the only
  * cache is jiti's own, in a private folder of the user's (below).
  */
-import { existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Loader } from 'cosmiconfig';
 import { ConfigError } from '../errors.js';
+import { foldersUp } from '../util/folders-up.js';
 import { CONFIG_FILE_NAMES } from '../util/project-config.js';
+import { inspectBoundedSync } from '../util/read-bounded.js';
 import { rejectConflictMarkers } from './config-conflict.js';
 import { describeLoadError } from './config-load-error.js';
+import { configRule } from './config-text.js';
 import { defineConfig } from './define-config.js';
 
 export { CONFIG_FILE_NAMES };
@@ -32,6 +35,7 @@ export interface ConfigFile {
 export async function readConfigFile(cwd: string, configPath?: string): Promise<ConfigFile | undefined> {
   const filepath = configPath === undefined ? undefined : path.resolve(cwd, configPath);
   if (filepath !== undefined) checkNamedFile(filepath);
+  else checkSearchPlaces(cwd);
   const explorer = await createExplorer();
   try {
     const result = filepath === undefined ? await explorer.search(cwd) : await explorer.load(filepath);
@@ -43,8 +47,33 @@ export async function readConfigFile(cwd: string, configPath?: string): Promise<
   }
 }
 
+/**
+ * cosmiconfig reads what it finds without a bound, so the places it will read are checked first as
+ * the bounded reader would read them (src/config/config-text.ts): a FIFO config hung `npm install`,
+ * a link to /dev/zero grew it without end. The same walk as the search: up to the nearest
+ * package.json folder, ending at the first config file.
+ */
+function checkSearchPlaces(cwd: string): void {
+  for (const dir of foldersUp(cwd, { stopAfter: (folder) => existsSync(path.join(folder, 'package.json')) })) {
+    for (const name of CONFIG_FILE_NAMES) {
+      const file = path.join(dir, name);
+      if (inspectConfig(file) && name !== 'package.json') return;
+    }
+  }
+}
+
+/** True when `file` is a config file the bounded reader would read; false when missing or a folder (the search skips one); refused otherwise. */
+function inspectConfig(file: string): boolean {
+  try {
+    return inspectBoundedSync(file, configRule(file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EISDIR') throw error;
+    return false;
+  }
+}
+
 function checkNamedFile(filepath: string): void {
-  if (!existsSync(filepath) || !statSync(filepath).isFile()) {
+  if (!inspectConfig(filepath)) {
     throw new ConfigError(`Config file not found: ${filepath}.`, {
       hint: `Check --config, or run \`promptlock init\` to create ${CONFIG_FILE_NAMES[1]}.`,
     });

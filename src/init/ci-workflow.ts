@@ -3,11 +3,12 @@
  * schedule, opens one pull request with the prompts published since (docs/ci.md). The templates
  * ship in the package's `templates/ci/` folder; each provider is a row of `CI_PROVIDERS`.
  */
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { detectPackageManager, type PackageManager } from '../config/package-manager.js';
 import { ConfigError, PromptlockError } from '../errors.js';
 import { findInPackage } from '../util/find-in-package.js';
+import { writeFileSafely } from '../util/write-file.js';
 import { github } from './ci/github.js';
 import { gitlab } from './ci/gitlab.js';
 import type { CiProject, CiProviderSpec } from './ci/provider.js';
@@ -105,13 +106,13 @@ export async function writeCiWorkflow(options: CiWorkflowOptions): Promise<CiWor
   });
 
   const target = path.join(options.dir, spec.file);
-  await mkdir(path.dirname(target), { recursive: true });
-  const overwritten = await access(target).then(
+  const overwritten = await lstat(target).then(
     () => true,
     () => false,
   );
   try {
-    await writeFile(target, text, { flag: options.force ? 'w' : 'wx' });
+    // Its folders made one by one, and nothing written through a link (a linked `.gitlab/`, a linked file).
+    await writeFileSafely(target, text, { refusal: ConfigError, within: options.dir, exclusive: !options.force });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     throw new ConfigError(`${spec.file} already exists; promptlock init does not overwrite it.`, {

@@ -1,7 +1,7 @@
-import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { readIfExists } from '../util/read-if-exists.js';
+import { FILE_BYTES, readBounded } from '../util/read-bounded.js';
+import { writeFileSafely } from '../util/write-file.js';
 import { existingConfigFiles, STARTER_CONFIG_NAME, STARTER_JSON_CONFIG_NAME } from './config-files.js';
 import { addEnvLocal, type GitignoreEdit } from './gitignore.js';
 import { addPackageScripts, PROMPTLOCK_SCRIPTS, type ScriptChange } from './package-scripts.js';
@@ -35,6 +35,21 @@ export interface InitResult {
   commonJs: boolean;
 }
 
+/**
+ * A file of the project init reads, and writes back when `links` is 'refuse': a link there is
+ * refused before anything is written (a checkout may hold one, to any file of the user's).
+ */
+async function readProjectText(file: string, links: 'follow' | 'refuse'): Promise<string | undefined> {
+  const bytes = await readBounded(file, {
+    what: basename(file),
+    maxBytes: FILE_BYTES.config,
+    links,
+    fix: `Replace ${file} with a regular file (or remove it), and run promptlock init again.`,
+    refusal: ConfigError,
+  });
+  return bytes?.toString('utf8');
+}
+
 /** package.json as an object, or undefined when it is missing or not a JSON object. */
 function parsePackage(packageText: string | undefined): Record<string, unknown> | undefined {
   try {
@@ -66,7 +81,8 @@ function refuseExisting(dir: string, existing: string[], force: boolean, starter
 export async function initProject(options: InitOptions): Promise<InitResult> {
   const { dir } = options;
   const packagePath = join(dir, 'package.json');
-  const packageText = await readIfExists(packagePath);
+  // Written below only with `packageJson`: then it may not be a link.
+  const packageText = await readProjectText(packagePath, options.packageJson ? 'refuse' : 'follow');
   const existing = await existingConfigFiles(dir);
   const pkg = parsePackage(packageText);
   const json = options.format === 'json';
@@ -75,17 +91,20 @@ export async function initProject(options: InitOptions): Promise<InitResult> {
 
   const scriptsEdit = options.packageJson && packageText !== undefined ? addPackageScripts(packageText, packagePath) : undefined;
   const gitignorePath = join(dir, '.gitignore');
-  const gitignore = addEnvLocal(await readIfExists(gitignorePath));
+  const gitignore = addEnvLocal(await readProjectText(gitignorePath, 'refuse'));
   const configPath = join(dir, starter);
+  // Every write through the one writer: never through a link (src/util/write-file.ts).
+  const write = (file: string, text: string, exclusive = false) =>
+    writeFileSafely(file, text, { refusal: ConfigError, within: dir, exclusive });
   try {
-    // 'wx' makes the no-overwrite promise hold even against a file created since the check.
-    await writeFile(configPath, json ? STARTER_JSON_CONFIG : await readStarterConfig(), { flag: options.force ? 'w' : 'wx' });
+    // Exclusive: the no-overwrite promise holds even against a file created since the check.
+    await write(configPath, json ? STARTER_JSON_CONFIG : await readStarterConfig(), !options.force);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') refuseExisting(dir, [configPath], false, starter);
     throw error;
   }
-  if (scriptsEdit?.changed) await writeFile(packagePath, scriptsEdit.text);
-  if (gitignore.text !== undefined) await writeFile(gitignorePath, gitignore.text);
+  if (scriptsEdit?.changed) await write(packagePath, scriptsEdit.text);
+  if (gitignore.text !== undefined) await write(gitignorePath, gitignore.text);
 
   return {
     configPath,

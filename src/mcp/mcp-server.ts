@@ -60,7 +60,7 @@ async function loadSdk(): Promise<Sdk> {
 async function readCatalog(config: ResolvedConfig, log: McpServerOptions['log']): Promise<PromptCatalog> {
   const mismatched: string[] = [];
   const prompts = await readLockedPrompts(
-    { lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, limits: config.limits },
+    { rootDir: config.rootDir, lockfilePath: config.lockfilePath, snapshotsDir: config.snapshotsDir, limits: config.limits },
     { mismatched },
   );
   // A snapshot edited by hand is served as generate builds it: its text, and its own integrity

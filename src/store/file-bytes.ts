@@ -3,6 +3,7 @@
  * finishes what a short write left, and the "does this file already hold these bytes" check that
  * lets a commit skip an unchanged file.
  */
+import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { asFileSystemError, FileSystemError } from '../errors.js';
 
@@ -17,14 +18,15 @@ export async function writeAt(handle: FileHandle, bytes: Uint8Array, position: n
 }
 
 /**
- * True when `file` is `size` bytes long and `same` (reading it through the handle) says its bytes
- * are the new ones; false when it differs or is missing. A folder there cannot be replaced by a
- * file: refused (a FileSystemError naming it), as for any write.
+ * True when `file` is a regular file `size` bytes long and `same` (reading it through the handle)
+ * says its bytes are the new ones; false when it differs, is missing, or is no regular file (a FIFO
+ * or a device is replaced by the write, never read: opened without waiting, src/util/read-bounded.ts).
+ * A folder there cannot be replaced by a file: refused (a FileSystemError naming it), as for any write.
  */
 export async function holdsBytes(file: string, size: number, same: (handle: FileHandle) => Promise<boolean>): Promise<boolean> {
   let handle: FileHandle;
   try {
-    handle = await open(file, 'r');
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw new FileSystemError('write', file, error);
@@ -32,7 +34,7 @@ export async function holdsBytes(file: string, size: number, same: (handle: File
   try {
     const stats = await handle.stat();
     if (stats.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    return stats.size === size && (await same(handle));
+    return stats.isFile() && stats.size === size && (await same(handle));
   } catch (error) {
     throw asFileSystemError(error, 'write', file);
   } finally {

@@ -7,11 +7,11 @@
  * (a full or read-only disk) leaves the journal, marked failed, for the next run to complete.
  */
 import { constants } from 'node:fs';
-import { copyFile, lstat, mkdir, open, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, FileSystemError, PromptlockError } from '../errors.js';
 import { eachLimited } from '../util/each-limited.js';
-import { writeFileAtomic } from '../util/write-file-atomic.js';
+import { writeFileSafely } from '../util/write-file.js';
 import { COMMITTED, FAILED, journalPath } from './journal-file.js';
 import type { StoreFiles, StoreOp } from './journal-scope.js';
 import { isWithin, StorePathGuard } from './paths.js';
@@ -150,13 +150,14 @@ function groupsOf(ops: readonly StoreOp[]): number[][] {
  * - Each folder a write goes into is checked once per apply: its existing components lstat'ed as
  *   real folders before `mkdir` (which would follow a link), then what `mkdir` made lstat'ed too.
  *   Only then does the guard remember the folder as safe, for the other writes there.
- * - The last component is never followed: the temporary file is created exclusively (no link
- *   under its name is written through) and a rename replaces a link at the target, it does not
- *   write through it. What is renamed into place is checked too: a move's staged file must be a
- *   regular file of its size. The target is still lstat'ed in a folder that existed before this
- *   apply, so a file that became a link or a folder is skipped (PERMANENT), not replaced. In a
- *   folder this apply's `mkdir` created, the folder was empty when made and the run lock keeps
- *   other runs out: that lstat could only ever report nothing, and is left out.
+ * - The last component is never followed: a write goes through the one writer
+ *   (src/util/write-file.ts), which refuses a link at the target (skipped: PERMANENT) and replaces
+ *   the file through a temporary file created exclusively and a rename. What is renamed into place
+ *   is checked too: a move's staged file must be a regular file of its size. A move's target is
+ *   lstat'ed in a folder that existed before this apply, so a file that became a link or a folder
+ *   is skipped, not replaced. In a folder this apply's `mkdir` created, the folder was empty when
+ *   made and the run lock keeps other runs out: that lstat could only ever report nothing, and is
+ *   left out.
  * - A delete is checked whole, as before; a folder it prunes is forgotten by the guard.
  * What no path check can rule out is a process racing the apply itself, swapping a checked folder
  * for a link between its check and a rename through it: Node has no `openat`/`renameat`. The
@@ -203,7 +204,7 @@ export async function applyJournal(journal: Applicable): Promise<string[]> {
         else {
           // Under a fixed temporary name, so the replay of an interrupted apply reuses (removes) its leftover.
           const temp = `${op.target}.promptlock-tmp`;
-          await writeFileAtomic(op.target, await journal.content(index), temp);
+          await writeFileSafely(op.target, await journal.content(index), { refusal: PromptlockError, temp });
         }
       } else {
         await guard.check(op.target, 'remove');
@@ -223,7 +224,10 @@ export async function applyJournal(journal: Applicable): Promise<string[]> {
     if (failure) break;
   }
   if (failure) {
-    await writeFile(journalPath(workDir, id, FAILED), JSON.stringify({ error: (failure as Error).message })).catch(() => undefined);
+    const marker = journalPath(workDir, id, FAILED);
+    await writeFileSafely(marker, JSON.stringify({ error: (failure as Error).message }), { refusal: PromptlockError }).catch(
+      () => undefined,
+    );
     throw failure;
   }
   // The marker first: a journal left without it (killed in between) is merely applied again.

@@ -25,6 +25,7 @@
  * compute it): it tells a torn or damaged file from a whole one, never a planted one from ours.
  */
 import { createHash } from 'node:crypto';
+import type { BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { PromptlockError } from '../errors.js';
 
@@ -44,7 +45,20 @@ export interface JournalOp {
 
 export interface JournalHeader {
   ops: JournalOp[];
+  /**
+   * The identity the journal's own file got from the disk when the run created it (`fileIdentity`),
+   * written into the checksummed header when the run finishes it. A journal is replayed only when
+   * its file still has it: one that came with a checkout, an archive or a copy is a new file, whose
+   * identity its author could not know (docs/security.md, "A committed file in .promptlock/").
+   */
+  owner?: string;
 }
+
+/**
+ * A file's identity on this disk: its inode and its birth time in nanoseconds. A crash or a reboot
+ * keeps both; git, tar and cp make a new file, with another inode and the time it was made.
+ */
+export const fileIdentity = (stats: BigIntStats) => `${stats.ino}:${stats.birthtimeNs}`;
 
 export interface Journal extends JournalHeader {
   /** The new bytes of op `index` (a write; a move's are in its staged file). */
@@ -145,6 +159,7 @@ export function decodeJournal(bytes: Buffer, file: string): Journal | undefined 
   const ops = opsOf(header, headerAt, file);
   return {
     ops,
+    ...(typeof header.owner === 'string' ? { owner: header.owner } : {}),
     content: (index) => {
       const { kind, at, size } = ops[index]!;
       return kind === 'write' ? bytes.subarray(at!, at! + size!) : Buffer.alloc(0);

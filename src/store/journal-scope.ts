@@ -14,6 +14,7 @@
  */
 import path from 'node:path';
 import { PromptlockError } from '../errors.js';
+import type { Limits } from '../limits.js';
 import type { JournalOp } from './journal-file.js';
 import { isWithin } from './paths.js';
 
@@ -24,6 +25,8 @@ export interface StoreFiles {
   lockfilePath: string;
   /** The module and, for JavaScript output, its declaration file. */
   moduleFiles: readonly string[];
+  /** The config's limits, which bound what is read from the snapshots folder (storeFileBytes); defaults when absent. */
+  limits?: Readonly<Limits> | undefined;
 }
 
 /** Which of promptlock's files a path is. */

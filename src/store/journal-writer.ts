@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { type FileHandle, open } from 'node:fs/promises';
 import { asFileSystemError } from '../errors.js';
 import { writeAt } from './file-bytes.js';
-import { FIRST_LINE_LENGTH, firstLine, type JournalHeader, type JournalOp, TRAILER_TAG } from './journal-file.js';
+import { FIRST_LINE_LENGTH, fileIdentity, firstLine, type JournalHeader, type JournalOp, TRAILER_TAG } from './journal-file.js';
 
 /**
  * A journal being written: `append` may be called by many stagers at once; each gets its own
@@ -62,7 +62,9 @@ export class JournalWriter {
     await this.tail;
     if (this.failure) throw this.failure;
     const headerAt = this.position;
-    const headerLine = Buffer.from(`${JSON.stringify(header)}\n`);
+    // Signed by the file itself: only this file, on this disk, has this identity (journal-file.ts).
+    const owner = fileIdentity(await this.handle.stat({ bigint: true }));
+    const headerLine = Buffer.from(`${JSON.stringify({ ...header, owner })}\n`);
     const first = firstLine(headerAt);
     const digest = this.hash.update(headerLine).update(first).digest('hex');
     await writeAt(this.handle, Buffer.concat([headerLine, Buffer.from(`${TRAILER_TAG}${digest}\n`)]), headerAt);

@@ -16,6 +16,7 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, PromptlockError } from '../errors.js';
 import { eachLimited } from '../util/each-limited.js';
+import { refuseLinkAt } from '../util/write-file.js';
 import { holdsBytes } from './file-bytes.js';
 import { applyJournal, failpoint, stagedFailpoint, syncFolder } from './journal-apply.js';
 import { COMMITTED, type JournalHeader, journalPath, PENDING } from './journal-file.js';
@@ -106,6 +107,8 @@ export class Transaction {
     // False when the path (or a folder above it) does not exist: nothing there to compare or delete.
     const present = await this.guard.check(change.path, change.kind === 'write' ? 'write' : 'remove');
     refuseForeign(this.files, change);
+    // The apply would refuse a link at the name (src/util/write-file.ts): refused now, before the commit point, so nothing is half written.
+    if (present && change.kind === 'write') await refuseLinkAt(change.path, PromptlockError);
     const part = storePartOf(this.files, change.path)!;
     if (change.kind === 'delete') {
       if (present) this.slots[slot] = { kind: 'delete', target: change.path, part, ...(change.pruneUpTo ? { prune: true } : {}) };

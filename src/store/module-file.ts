@@ -3,12 +3,15 @@
  * temporary file next to it, then a rename, so a reader (a bundler in watch mode) never sees half a
  * module and an unchanged module keeps its timestamp. Like every file promptlock writes, the path is
  * checked first by the store's guard (StorePathGuard): inside the project, never through a symbolic
- * link leading out of it.
+ * link leading out of it; and it is written by the one writer, which never writes through a link
+ * (src/util/write-file.ts).
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../util/write-file-atomic.js';
+import { PromptlockError } from '../errors.js';
+import { writeFileSafely } from '../util/write-file.js';
 import { StorePathGuard } from './paths.js';
+import { readProjectFile } from './read-file.js';
 
 /**
  * Resolves to true when the file was written, false when it already held exactly `content`.
@@ -19,10 +22,10 @@ export async function writeIfChanged(file: string, content: string, rootDir: str
   await new StorePathGuard(rootDir).check(file, 'write');
   // Compared as bytes: decoding a large module back to text cost more than encoding it once.
   const bytes = Buffer.from(content, 'utf8');
-  // Missing or unreadable: written (a folder there fails the write, which says so).
-  const current = await readFile(file).catch(() => undefined);
+  // Missing or unreadable (a device, a file over the cap): written (a folder there fails the write, which says so).
+  const current = await readProjectFile(rootDir, file, 'module').catch(() => undefined);
   if (current?.equals(bytes)) return false;
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFileAtomic(file, bytes);
+  await writeFileSafely(file, bytes, { refusal: PromptlockError });
   return true;
 }

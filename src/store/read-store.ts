@@ -6,17 +6,16 @@
  * integrity check (`matchesLock`) serves both.
  */
 import { type BigIntStats, statSync } from 'node:fs';
-import { LockfileError } from '../errors.js';
-import type { Limits } from '../limits.js';
+import { LockfileError, PromptlockError } from '../errors.js';
+import { type Limits, storeFileBytes } from '../limits.js';
 import type { Prompt } from '../types.js';
 import { displayPath } from '../util/display-path.js';
-import { readIfExists } from '../util/read-if-exists.js';
 import { integrityOf } from './integrity.js';
 import type { StoreView } from './journal.js';
 import type { LockEntry, Lockfile } from './lockfile-format.js';
 import { decodeUnconflictedLockfile } from './lockfile-merge.js';
 import { contextFilePath, snapshotPath } from './paths.js';
-import { readStoreFileSync } from './read-no-link.js';
+import { readProjectFile, readStoreFileSync } from './read-file.js';
 import { decodeSnapshot, snapshotIntegrity } from './snapshot-format.js';
 
 /**
@@ -113,8 +112,8 @@ export async function readLockedSnapshot(
 export interface StoreLocation {
   lockfilePath: string;
   snapshotsDir: string;
-  /** The project folder: messages name files relative to it. Default: this process's folder. */
-  rootDir?: string | undefined;
+  /** The project folder: the lockfile is read only from inside it (read-file.ts), and messages name files relative to it. */
+  rootDir: string;
   /** The config's limits on a snapshot (size, placeholders, depth); defaults when absent. */
   limits?: Readonly<Limits> | undefined;
 }
@@ -188,19 +187,16 @@ function readSnapshotFile(
     thisRead!.set(file, { ...known, ...(matches ? { verified: integrity } : {}) });
     return { prompt: known.prompt, matches };
   }
-  let text: string;
+  let text: string | undefined;
   try {
     // Synchronous on purpose: for thousands of small files one read each on this thread costs far
-    // less than promise reads hopping through the thread pool (docs/performance.md).
-    text = readStoreFileSync(store.dir, file, store.checked); // never through a link
+    // less than promise reads hopping through the thread pool (docs/performance.md). Never through
+    // a link, never more than the limits allow (read-file.ts).
+    text = readStoreFileSync(store.dir, file, storeFileBytes(limits), store.checked);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new LockfileError(
-      code === 'ENOENT'
-        ? `Snapshot ${shown} of ${name} not found.`
-        : `Cannot read snapshot ${shown} of ${name}: ${(error as Error).message}`,
-    );
+    throw new LockfileError(`Cannot read snapshot ${shown} of ${name}: ${(error as Error).message}`);
   }
+  if (text === undefined) throw new LockfileError(`Snapshot ${shown} of ${name} not found.`);
   const same = known !== undefined && known.text === text;
   const prompt = same ? known.prompt : decodeSnapshot(text, shown, limits);
   const matches = (same && known.verified === integrity) || matchesLock(text, prompt, integrity);
@@ -216,12 +212,14 @@ export interface ReadLockedPromptsOptions {
 }
 
 /** The lockfile's text; a missing lockfile is a `LockfileError` that says how to create one. */
-async function readLockfileText(lockfilePath: string, base: string): Promise<string> {
-  const bytes = await readIfExists(lockfilePath, null).catch((error: unknown) => {
-    throw new LockfileError(`Cannot read lockfile ${displayPath(lockfilePath, base)}: ${(error as Error).message}`, { cause: error });
+async function readLockfileText(rootDir: string, lockfilePath: string): Promise<string> {
+  // Bounded, and never through a link out of the project (read-file.ts).
+  const bytes = await readProjectFile(rootDir, lockfilePath, 'lockfile').catch((error: unknown) => {
+    if (error instanceof PromptlockError) throw error;
+    throw new LockfileError(`Cannot read lockfile ${displayPath(lockfilePath, rootDir)}: ${(error as Error).message}`, { cause: error });
   });
   if (bytes === undefined) {
-    throw new LockfileError(`Lockfile ${displayPath(lockfilePath, base)} not found.`, {
+    throw new LockfileError(`Lockfile ${displayPath(lockfilePath, rootDir)} not found.`, {
       hint: 'Run `promptlock sync` to create it (this needs the API key once), and commit it with the snapshots.',
     });
   }
@@ -230,8 +228,8 @@ async function readLockfileText(lockfilePath: string, base: string): Promise<str
 
 /** Decodes the lockfile text and reads each snapshot it lists, in lockfile order. */
 export async function readLockedPrompts(location: StoreLocation, options: ReadLockedPromptsOptions = {}): Promise<LockedPrompt[]> {
-  const base = location.rootDir ?? process.cwd();
-  const text = await readLockfileText(location.lockfilePath, base);
+  const base = location.rootDir;
+  const text = await readLockfileText(base, location.lockfilePath);
   // A conflicted lockfile is not resolved here (generate writes only the module): the error says to run `promptlock sync`.
   const cached = options.cache?.lockfile;
   const lockfile: Lockfile =

@@ -2,19 +2,21 @@
  * What interrupted runs left in the work folder, and finishing it: a committed journal is rolled
  * forward, anything else (a journal still being written, a torn one, files staged for them) is
  * discarded. A committed journal is an input like any other (journal-scope.ts): its paths are
- * admitted before any of it is applied, and its writes to the module are never applied here. The
- * caller generates the module again from the lockfile and snapshots the journal wrote (`sync` and
- * `generate` both do).
+ * admitted before any of it is applied, its writes to the module are never applied here, and it is
+ * applied only when its own file is the one a run created here (its `owner`: journal-file.ts). Only
+ * `sync` finishes a journal, and generates the module again; `generate`, a bundler build and `check`
+ * never do (docs/security.md, "A committed file in .promptlock/").
  */
-import { readdir, rm } from 'node:fs/promises';
+import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asFileSystemError, PromptlockError } from '../errors.js';
 import { isAlive } from '../util/is-alive.js';
-import { readIfExists as readBytesIfExists } from '../util/read-if-exists.js';
+import { FILE_BYTES } from '../util/read-bounded.js';
 import { applyJournal } from './journal-apply.js';
-import { COMMITTED, decodeJournal, FAILED, type Journal, journalPath, PENDING, STAGED_NAME } from './journal-file.js';
+import { COMMITTED, decodeJournal, FAILED, fileIdentity, type Journal, journalPath, PENDING, STAGED_NAME } from './journal-file.js';
 import { admitOps, journalTarget, type StoreFiles } from './journal-scope.js';
 import { CANNOT_EXIST } from './paths.js';
+import { readWorkFile } from './read-file.js';
 import { discardAbandonedStaging } from './staged-file.js';
 import { workDirOf } from './work-dir.js';
 
@@ -28,12 +30,26 @@ export interface PendingTransaction {
   journal: Journal | undefined;
   /** Set when a live run failed to apply this committed journal (its error message). */
   failed: string | undefined;
+  /** A whole committed journal that no run wrote here: its recorded owner is not its file's identity. */
+  foreign: boolean;
 }
 
-/** A file's bytes, or undefined when it is missing (or cannot exist: a name too long) or a folder. */
-export async function readIfExists(file: string, read?: (file: string) => Promise<Buffer>): Promise<Buffer | undefined> {
+/** A committed journal that is not this disk's own: it came with a checkout, an archive or a copy. */
+class UnownedJournalError extends PromptlockError {
+  constructor(shown: string) {
+    super(
+      `Refusing to apply ${shown}: no promptlock run wrote it here (the file is not the one its run created), so it came with the checkout, an archive or a copy.`,
+      {
+        hint: `promptlock finishes only the writes of its own interrupted runs (docs/security.md). Remove ${shown}, then run \`promptlock sync\`: it rewrites every file that is missing or differs.`,
+      },
+    );
+  }
+}
+
+/** A file's bytes as `read` reads them, or undefined when it is missing (or cannot exist: a name too long) or a folder. */
+export async function readIfExists(file: string, read: (file: string) => Promise<Buffer | undefined>): Promise<Buffer | undefined> {
   try {
-    return read ? await read(file) : await readBytesIfExists(file, null);
+    return await read(file);
   } catch (error) {
     if (error instanceof PromptlockError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? '';
@@ -41,6 +57,9 @@ export async function readIfExists(file: string, read?: (file: string) => Promis
     throw asFileSystemError(error, 'read', file);
   }
 }
+
+const readJournalBytes = (file: string) => readWorkFile(file, 'a journal', FILE_BYTES.journal);
+const readFailedMarker = (file: string) => readWorkFile(file, "a journal's failure marker");
 
 function failedMessage(bytes: Buffer): string {
   try {
@@ -71,15 +90,19 @@ export async function pendingTransactions(rootDir: string): Promise<PendingTrans
   const out: PendingTransaction[] = [];
   for (const [id, entries] of byId) {
     const file = journalPath(workDir, id, COMMITTED);
-    const bytes = entries.includes(`${id}${COMMITTED}`) ? await readIfExists(file) : undefined;
+    // Bounded, never through a link (read-file.ts): a journal linked to /dev/zero grew `npm install` without end.
+    const bytes = entries.includes(`${id}${COMMITTED}`) ? await readIfExists(file, readJournalBytes) : undefined;
     const journal = bytes ? decodeJournal(bytes, file) : undefined;
-    const failed = journal && entries.includes(`${id}${FAILED}`) ? await readIfExists(journalPath(workDir, id, FAILED)) : undefined;
+    const identity = journal && fileIdentity(await lstat(file, { bigint: true }));
+    const failed =
+      journal && entries.includes(`${id}${FAILED}`) ? await readIfExists(journalPath(workDir, id, FAILED), readFailedMarker) : undefined;
     out.push({
       id,
       shown: journalTarget(rootDir, file),
       entries: entries.map((name) => path.join(workDir, name)),
       journal,
       failed: failed ? failedMessage(failed) : undefined,
+      foreign: journal !== undefined && journal.owner !== identity,
     });
   }
   return out;
@@ -103,6 +126,9 @@ export async function recoverStore(files: StoreFiles): Promise<boolean> {
     ...transaction,
     ops: transaction.journal && admitOps(transaction.journal.ops, files, workDir, transaction.shown),
   }));
+  // Paths first (a planted journal is named with what it would touch), then whose it is.
+  const unowned = pending.find((transaction) => transaction.foreign);
+  if (unowned) throw new UnownedJournalError(unowned.shown);
   let recovered = false;
   for (const { id, entries, journal, ops } of pending) {
     if (journal && ops) {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, rm, rmdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdir, rm, rmdir, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { asFileSystemError, PromptlockError } from '../errors.js';
 import { isAlive } from '../util/is-alive.js';
-import { readIfExists } from '../util/read-if-exists.js';
+import { writeFileSafely } from '../util/write-file.js';
+import { readWorkFile } from './read-file.js';
 import { ensureWorkDir } from './work-dir.js';
 
 interface LockOwner {
@@ -16,11 +17,12 @@ interface LockOwner {
   token: string;
 }
 
-/** The lock file's bytes, or undefined when there is none. */
+/** The lock file's text, or undefined when there is none; never through a link, never more than a lock holds (read-file.ts). */
 async function readLockText(file: string): Promise<string | undefined> {
-  return readIfExists(file).catch((error: unknown) => {
+  const bytes = await readWorkFile(file, 'the run lock').catch((error: unknown) => {
     throw asFileSystemError(error, 'read the run lock', file);
   });
+  return bytes?.toString('utf8');
 }
 
 function parseOwner(text: string): LockOwner | undefined {
@@ -133,7 +135,7 @@ export async function acquireRunLock(rootDir: string, command: string, options: 
   const mine = JSON.stringify(me);
   const temp = `${file}.${me.token}`;
   try {
-    await writeFile(temp, mine);
+    await writeFileSafely(temp, mine, { refusal: PromptlockError, exclusive: true });
   } catch (error) {
     throw asFileSystemError(error, 'write the run lock', temp);
   }

@@ -1,6 +1,7 @@
-import { lstat, mkdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PromptlockError } from '../errors.js';
+import { writeFileSafely } from '../util/write-file.js';
 
 /**
  * promptlock's private folder next to the config: the run lock and the write journal. It ignores
@@ -25,6 +26,7 @@ export async function ensureWorkDir(rootDir: string): Promise<string> {
     );
   }
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, '.gitignore'), '*\n');
+  // Never through a link: a checkout may hold one here, to any file of the user's (docs/security.md).
+  await writeFileSafely(path.join(dir, '.gitignore'), '*\n', { refusal: PromptlockError, within: dir });
   return dir;
 }

@@ -22,7 +22,7 @@ import { clientPool, haltsRun } from './for-each-prompt.js';
 import { listedNames } from './list-names.js';
 import { type PlaceholderNote, placeholderNote } from './placeholder-notes.js';
 import { RunTotals } from './run-totals.js';
-import { orphanSnapshots } from './store-changes.js';
+import { orphanSnapshots, unaccountedFiles } from './store-changes.js';
 import { storeFilesOf } from './store-files.js';
 import type { CheckProblem, CheckResult, SyncClient } from './types.js';
 
@@ -195,7 +195,15 @@ export async function check(options: CheckRunOptions): Promise<CheckResult> {
       code: 'pending-commit',
       subject: journal,
       message: `an interrupted sync left committed writes in ${journal}, not applied yet`,
-      fix: 'run `promptlock generate` (or `promptlock sync`) to complete them',
+      fix: 'run `promptlock sync` to complete them',
+    });
+  }
+  for (const journal of view.foreignCommits) {
+    problems.push({
+      code: 'foreign-commit',
+      subject: journal,
+      message: `${journal} is a journal no promptlock run wrote here (committed or copied): it is never applied`,
+      fix: `remove ${journal}`,
     });
   }
   for (const failed of view.failedCommits) {
@@ -267,8 +275,23 @@ export async function check(options: CheckRunOptions): Promise<CheckResult> {
   } else {
     module('module-unchecked', `the module ${config.outputPath} cannot be checked until the snapshots are fixed`);
   }
-  for (const name of await orphanSnapshots(view, config.snapshotsDir, lockfile)) {
-    const file = snapshotPath(config.snapshotsDir, name);
+  problems.push(...(await snapshotsFolderProblems(view, config.snapshotsDir, lockfile)));
+  if (options.remote) problems.push(...(await checkRemote(options, lockfile, entries)));
+  return { problems: problems.map(relative), checked: names.length, placeholders };
+}
+
+/**
+ * Every file of the snapshots folder the lockfile does not account for: a snapshot of a prompt it
+ * no longer has (sync removes it), and anything else (a file in a `<package>.files/` folder no
+ * locked context file names, for a package that does not exist too, a link): nothing reads these,
+ * so a reviewer must see them named (docs/security.md, "A committed file in .promptlock/").
+ */
+async function snapshotsFolderProblems(view: StoreView, snapshotsDir: string, lockfile: Lockfile): Promise<CheckProblem[]> {
+  const problems: CheckProblem[] = [];
+  const orphans = new Set<string>();
+  for (const name of await orphanSnapshots(view, snapshotsDir, lockfile)) {
+    const file = snapshotPath(snapshotsDir, name);
+    orphans.add(file);
     problems.push({
       code: 'orphan-snapshot',
       subject: file,
@@ -276,8 +299,16 @@ export async function check(options: CheckRunOptions): Promise<CheckResult> {
       fix: '`promptlock sync` removes it',
     });
   }
-  if (options.remote) problems.push(...(await checkRemote(options, lockfile, entries)));
-  return { problems: problems.map(relative), checked: names.length, placeholders };
+  for (const file of await unaccountedFiles(snapshotsDir, lockfile)) {
+    if (orphans.has(file)) continue;
+    problems.push({
+      code: 'unlocked-file',
+      subject: file,
+      message: `${file} is in the snapshots folder, but the lockfile names no such snapshot or context file`,
+      fix: `remove ${file} (nothing promptlock builds reads it)`,
+    });
+  }
+  return problems;
 }
 
 /**

@@ -49,6 +49,36 @@ export async function orphanSnapshots(view: StoreView, snapshotsDir: string, loc
   return names;
 }
 
+/**
+ * Every file (or link, or anything else but a folder) under the snapshots folder that is neither
+ * the snapshot of a locked prompt nor one of its locked context files, sorted. Links are listed,
+ * never followed.
+ */
+export async function unaccountedFiles(snapshotsDir: string, locked: Lockfile): Promise<string[]> {
+  const accounted = new Set<string>();
+  for (const [name, entry] of Object.entries(locked.prompts)) {
+    accounted.add(snapshotPath(snapshotsDir, name));
+    for (const file of Object.values(entry.files ?? {})) {
+      try {
+        accounted.add(contextFilePath(snapshotsDir, name, file.path));
+      } catch {
+        // A path the lockfile may not name: reported as the snapshot's problem.
+      }
+    }
+  }
+  let entries;
+  try {
+    entries = await readdir(snapshotsDir, { recursive: true, withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => !accounted.has(file))
+    .sort();
+}
+
 /** The files of one fetched prompt: its snapshot and its context files (staged as soon as it is fetched). */
 export function fetchedChanges(snapshotsDir: string, prompt: FetchedPrompt): StoreChange[] {
   // Every context file path is checked to be one plain name in its package's `.files` folder

@@ -266,6 +266,7 @@ export interface CheckProblem {
     | 'config-mismatch'
     | 'failed-commit'
     | 'pending-commit'
+    | 'foreign-commit'
     | 'snapshot'
     | 'lock-mismatch'
     | 'context-file'
@@ -274,6 +275,7 @@ export interface CheckProblem {
     | 'module-type-error'
     | 'module-unchecked'
     | 'orphan-snapshot'
+    | 'unlocked-file'
     | 'remote-changed'
     | 'remote-not-locked'
     | 'remote-error';

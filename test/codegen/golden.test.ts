@@ -24,6 +24,7 @@ describe.each(CASES)('fixture %s', (name) => {
 
   it('generates the expected module', async () => {
     const actual = await renderModuleFromStore({
+      rootDir: dir,
       lockfilePath: path.join(dir, 'prompts.lock.json'),
       snapshotsDir: path.join(dir, 'prompts'),
     });

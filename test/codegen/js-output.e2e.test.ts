@@ -88,7 +88,7 @@ describe('a JavaScript project', () => {
     // the prompts: no `$` helper is part of its API.
     const mod = (await import(pathToFileURL(js).href)) as Record<string, (v?: object) => unknown>;
     expect(Object.keys(mod).sort()).toEqual(['prompts', 'supportReply', 'welcome']);
-    const store = { lockfilePath: path.join(dir, 'prompts.lock.json'), snapshotsDir: path.join(dir, 'prompts') };
+    const store = { rootDir: dir, lockfilePath: path.join(dir, 'prompts.lock.json'), snapshotsDir: path.join(dir, 'prompts') };
     const ts = await importModule<typeof mod>(await renderModuleFromStore(store), dir, 'as-typescript');
     const vars = { customer_name: 'Ada', count: 3, topic: 'billing' };
     expect(mod.supportReply!(vars)).toEqual(ts.supportReply!(vars));

@@ -48,6 +48,7 @@ beforeAll(async () => {
   await writeFile(path.join(project, 'prompts.config.json'), JSON.stringify({ contextFiles: true }));
   // The generated functions of this store, as `generate` writes them.
   const locked = await readLockedPrompts({
+    rootDir: project,
     lockfilePath: path.join(project, 'prompts.lock.json'),
     snapshotsDir: path.join(project, 'prompts'),
   });

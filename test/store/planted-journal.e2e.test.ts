@@ -1,9 +1,10 @@
 /**
- * Security regression (issue 19, item 1): a journal planted in `.promptlock/` (committed with
- * `git add -f`, say) may touch promptlock's own files only, by paths relative to the project, and
- * never supplies the module. Anything else refuses the whole journal with an error naming the path,
- * from `generate` (so `prepare` on every `npm install`), `sync` and `check`. The built CLI, the
- * real local service, real files.
+ * Security regression (issue 19, item 1; issue 30, item 4): a journal planted in `.promptlock/`
+ * (committed with `git add -f`, say) may touch promptlock's own files only, by paths relative to the
+ * project, and never supplies the module. Anything else refuses the whole journal with an error
+ * naming the path, from `sync` and `check`. `generate` (so `prepare` on every `npm install`, and
+ * every bundler build) applies no journal at all: only `sync` finishes one. The built CLI, the real
+ * local service, real files.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -59,17 +60,18 @@ fs.mkdirSync(".promptlock",{recursive:true});fs.writeFileSync(".promptlock/tx-1-
 }
 
 describe('a planted journal is refused whole', () => {
-  it("the issue's repro: generate, sync and check refuse it, naming the path; src/app.ts and docs/ stay", async () => {
+  it("the issue's repro: generate applies nothing of it, sync and check refuse it, naming the path; src/app.ts and docs/ stay", async () => {
     const dir = await synced();
     const before = await everything(dir);
     plantIssueRepro(dir);
-    for (const command of [['generate'], ['sync']]) {
-      const run = await runBuiltCli(command, { cwd: dir, env });
-      expect(run.code, run.stderr).toBe(1);
-      expect(run.stderr).toContain('Refusing to apply .promptlock/tx-1-1.journal');
-      expect(run.stderr).toContain(JSON.stringify(`${dir}/src/app.ts`));
-      expect(await everything(dir)).toEqual(before);
-    }
+    const generate = await runBuiltCli(['generate'], { cwd: dir, env: {} });
+    expect(generate.code, generate.stderr).toBe(0);
+    expect(await everything(dir)).toEqual(before);
+    const run = await runBuiltCli(['sync'], { cwd: dir, env });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain('Refusing to apply .promptlock/tx-1-1.journal');
+    expect(run.stderr).toContain(JSON.stringify(`${dir}/src/app.ts`));
+    expect(await everything(dir)).toEqual(before);
     const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
     expect(check.code).toBe(1);
     expect(check.stderr).toContain('.promptlock/tx-1-1.journal');
@@ -102,7 +104,7 @@ describe('a planted journal is refused whole', () => {
       [{ kind: 'write', target: snapshot }, op],
       ['{"planted": true}\n', op.kind === 'write' ? 'pwned()\n' : undefined],
     );
-    const run = await runBuiltCli(['generate'], { cwd: dir, env: {} });
+    const run = await runBuiltCli(['sync'], { cwd: dir, env });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Refusing to apply .promptlock/tx-1-1.journal');
     expect(run.stderr).toContain(named);
@@ -114,7 +116,7 @@ describe('a planted journal is refused whole', () => {
 });
 
 describe('the module is never taken from a journal', () => {
-  it('a journal whose module op carries code: generate and sync apply its prompt data and generate the module themselves', async () => {
+  it('a journal whose module op carries code: generate applies nothing of it; sync applies its prompt data and generates the module itself', async () => {
     for (const command of [['generate'], ['sync']]) {
       const dir = await synced();
       const module = await readFile(path.join(dir, MODULE), 'utf8');
@@ -136,12 +138,16 @@ describe('the module is never taken from a journal', () => {
       expect(run.code, run.stderr).toBe(0);
       const after = await readFile(path.join(dir, MODULE), 'utf8');
       expect(after).not.toContain('child_process');
-      expect(await readdir(path.join(dir, '.promptlock'))).not.toContain('tx-1-1.journal');
       if (command[0] === 'generate') {
-        // Its data was applied, and the module generated from it.
-        await expect(stat(path.join(dir, stray))).rejects.toThrow();
-        expect(after).not.toContain(`function ${dropped}(`);
+        // Nothing of it applied: the module and the snapshot as they were, the journal left for sync, and said so.
+        expect(after).toBe(module);
+        expect(after).toContain(`function ${dropped}(`);
+        await stat(path.join(dir, stray));
+        expect(await readdir(path.join(dir, '.promptlock'))).toContain('tx-1-1.journal');
+        expect(run.stderr).toContain('only `promptlock sync` finishes');
+        continue;
       }
+      expect(await readdir(path.join(dir, '.promptlock'))).not.toContain('tx-1-1.journal');
       const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
       expect(check.stderr).not.toMatch(/module-stale|does not match the snapshots/);
     }
@@ -149,7 +155,7 @@ describe('the module is never taken from a journal', () => {
 });
 
 describe('check never reads through a pending journal', () => {
-  it('a run killed at its commit point: check fails, naming the journal, until generate completes it', async () => {
+  it('a run killed at its commit point: check fails, naming the journal, until sync completes it (generate does not)', async () => {
     const dir = await synced();
     await writeFile(
       path.join(dir, 'prompts.config.json'),
@@ -162,7 +168,10 @@ describe('check never reads through a pending journal', () => {
     expect(check.stderr).toMatch(/an interrupted sync left committed writes in \.promptlock\/tx-[^ ]+\.journal/);
     const generate = await runBuiltCli(['generate'], { cwd: dir, env: {} });
     expect(generate.code, generate.stderr).toBe(0);
-    expect(generate.stderr).toContain('Completed the writes of an interrupted sync first.');
+    expect(generate.stderr).toContain('only `promptlock sync` finishes');
+    expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} })).code).toBe(1);
+    const sync = await runBuiltCli(['sync'], { cwd: dir, env });
+    expect(sync.code, sync.stderr).toBe(0);
     const after = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
     expect(after.code, after.stderr).toBe(0);
   });

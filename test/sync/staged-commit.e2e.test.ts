@@ -118,7 +118,7 @@ describe('staging as prompts arrive', () => {
     expect(await txFiles(dir)).toEqual([]);
   });
 
-  it('a first sync killed just before its commit point leaves no snapshot; killed after it, generate finishes it and removes the journal', async () => {
+  it('a first sync killed just before its commit point leaves no snapshot; killed after it, generate leaves it, the next sync finishes it and removes the journal', async () => {
     const dir = await project({ baseUrl: server.url, concurrency: 2 });
     const before = await runBuiltCli(['sync'], { cwd: dir, env: { ...env, PROMPTLOCK_FAILPOINT: 'journal-synced' } });
     expect(before.signal).toBe('SIGKILL');
@@ -127,8 +127,10 @@ describe('staging as prompts arrive', () => {
     const after = await runBuiltCli(['sync'], { cwd: dir, env: { ...env, PROMPTLOCK_FAILPOINT_APPLY: '5' } });
     expect(after.signal).toBe('SIGKILL');
     const generate = await runCliInProcess(['generate'], { cwd: dir, env: {} });
-    expect(generate.code, generate.stderr).toBe(0);
-    expect(generate.stderr).toContain('Completed the writes of an interrupted sync first.');
+    expect(generate.stderr).toContain('only `promptlock sync` finishes');
+    expect((await txFiles(dir)).some((name) => name.endsWith('.journal'))).toBe(true);
+    const resume = await runCliInProcess(['sync'], { cwd: dir, env });
+    expect(resume.code, resume.stderr).toBe(0);
     expect(await storeTree(dir)).toEqual(treeA);
     expect(await txFiles(dir)).toEqual([]);
   });

@@ -1,9 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
+import { configRule } from '../../config/config-text.js';
 import { addPromptToConfig, locateConfigFile, type PromptEdit, removePromptFromConfig } from '../../config/edit/index.js';
 import { parsePromptEntry } from '../../config/prompt-entry.js';
-import { SKIPPED_EXIT_CODE } from '../../errors.js';
-import { writeFileAtomic } from '../../util/write-file-atomic.js';
+import { ConfigError, SKIPPED_EXIT_CODE } from '../../errors.js';
+import { readBounded } from '../../util/read-bounded.js';
+import { writeFileSafely } from '../../util/write-file.js';
 import type { CommandContext } from '../context.js';
 import { runSyncCommand } from './run-sync.js';
 
@@ -23,7 +24,7 @@ async function syncAfterEdit(ctx: CommandContext, edit: PromptEdit, original: Bu
   const byName = !removal && parsePromptEntry(edit.entry)?.package !== '*';
   const restore = async () => {
     if (!edit.changed) return;
-    await writeFileAtomic(edit.configPath, original);
+    await writeFileSafely(edit.configPath, original, { refusal: ConfigError });
     ctx.logger.info(`Restored ${relative(ctx.io.cwd, edit.configPath) || edit.configPath} as it was, since the sync failed.`);
   };
   let code: number;
@@ -56,7 +57,8 @@ export async function runEdit(
   edit: (configPath: string, name: string) => Promise<PromptEdit>,
 ): Promise<number> {
   const configPath = await locateConfigFile(ctx.io.cwd, ctx.globals.config);
-  const original = await readFile(configPath);
+  const original = await readBounded(configPath, configRule(configPath));
+  if (original === undefined) throw new ConfigError(`Config file not found: ${configPath}.`);
   const result = await edit(configPath, name);
   if (!flags.sync || !result.changed) {
     describeEdit(ctx, result);

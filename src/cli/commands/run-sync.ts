@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../config/types.js';
 import { ConfigError, SKIPPED_EXIT_CODE } from '../../errors.js';
@@ -10,6 +10,7 @@ import { changeList } from '../../sync/change-list.js';
 import type { AppTypecheck } from '../../sync/compile-errors.js';
 import type { PullRequestReport, SyncClient, SyncResult } from '../../sync/types.js';
 import { pluralise } from '../../util/pluralise.js';
+import { writeFileSafely } from '../../util/write-file.js';
 import { callerOf, describeConflictResolution, projectOf } from '../caller.js';
 import type { CommandContext } from '../context.js';
 import { printPlaceholderNotes } from '../placeholder-notes.js';
@@ -74,7 +75,8 @@ async function publishReport(ctx: CommandContext, report: PullRequestReport, fil
     const target = path.resolve(ctx.io.cwd, file);
     if (report.body) {
       // The key never reaches a file (prompts holding it are refused; this masks it all the same).
-      await writeFile(target, redact(report.body, [apiKeyFromEnv(ctx.io.env)]));
+      // Never through a link: a checkout may hold one at that name (src/util/write-file.ts).
+      await writeFileSafely(target, redact(report.body, [apiKeyFromEnv(ctx.io.env)]), { refusal: ConfigError });
       ctx.logger.info(`Wrote the pull-request body to ${path.relative(ctx.io.cwd, target) || target}`);
     } else await rm(target, { force: true });
   }

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { ConfigError } from '../../errors.js';
-import { writeFileAtomic } from '../../util/write-file-atomic.js';
+import { writeFileSafely } from '../../util/write-file.js';
+import { readConfigText } from '../config-text.js';
 import { addPromptToSource, removePromptFromSource, type SourceEdit } from './edit-config-source.js';
 import { addPromptToJson, removePromptFromJson } from './edit-json-config.js';
 import type { PromptEdit } from './plan-prompt-edit.js';
@@ -12,13 +12,19 @@ type Mode = 'add' | 'remove';
 
 async function editConfigFile(configPath: string, name: string, mode: Mode): Promise<PromptEdit> {
   const where = basename(configPath);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(configPath, 'utf8');
+    text = await readConfigText(configPath);
   } catch (error) {
+    if (error instanceof ConfigError) throw error; // a FIFO, a device, a file over the cap: named
     throw new ConfigError(`Cannot read the config file ${configPath}: ${(error as Error).message}`, {
       hint: 'Run promptlock init to create one, or pass --config <file>.',
       cause: error,
+    });
+  }
+  if (text === undefined) {
+    throw new ConfigError(`Cannot read the config file ${configPath}: it does not exist.`, {
+      hint: 'Run promptlock init to create one, or pass --config <file>.',
     });
   }
   const extension = extname(configPath);
@@ -35,8 +41,8 @@ async function editConfigFile(configPath: string, name: string, mode: Mode): Pro
     });
   }
   if (result.edit.changed) {
-    // Through a temporary file, so an interrupted write never leaves half a config behind.
-    await writeFileAtomic(configPath, result.text);
+    // Through a temporary file, so an interrupted write never leaves half a config behind; never through a link.
+    await writeFileSafely(configPath, result.text, { refusal: ConfigError });
   }
   return { ...result.edit, configPath };
 }

@@ -8,11 +8,12 @@
  * Anything else (code in a conflict, one package at two selectors) is left to the user, with the
  * reason.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SourceFile, ts } from 'ts-morph';
-import { writeFileAtomic } from '../../util/write-file-atomic.js';
+import { ConfigError } from '../../errors.js';
+import { writeFileSafely } from '../../util/write-file.js';
 import { ConfigConflictError } from '../config-conflict.js';
+import { readConfigText } from '../config-text.js';
 import { promptEntryProblems } from '../prompt-entry.js';
 import { findConfigObject, findPromptsArray } from './find-config-object.js';
 
@@ -179,7 +180,8 @@ async function promptsList(
  * Throws ConfigConflictError, naming the line and the reason, when it cannot.
  */
 export async function resolveConfigConflict(configPath: string): Promise<ConfigConflictResolution> {
-  const text = await readFile(configPath, 'utf8');
+  const text = await readConfigText(configPath);
+  if (text === undefined) throw new ConfigError(`Config file not found: ${configPath}.`);
   const unresolved = (line: number, reason: string): never => {
     throw new ConfigConflictError(configPath, line, reason);
   };
@@ -204,6 +206,6 @@ export async function resolveConfigConflict(configPath: string): Promise<ConfigC
   if (outside) unresolved(outside.line, 'the conflict is not inside the prompts list');
   const problem = promptEntryProblems(list.entries.filter((entry) => entry !== undefined))[0];
   if (problem) unresolved(first, problem.message);
-  await writeFileAtomic(configPath, out);
+  await writeFileSafely(configPath, out, { refusal: ConfigError });
   return resolution;
 }
