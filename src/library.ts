@@ -122,7 +122,8 @@ export interface SyncWorkspaceResult {
 export type { CheckProblem, CheckResult };
 
 /** What an operation tells as it runs: sync's progress, notices and warnings, the client's retries and waits. */
-type LibraryEvent = SyncEvent | { type: 'info' | 'warn'; message: string } | { type: 'service'; event: ClientEvent };
+/** `edited`: the prompt whose snapshot a warning is about (watch says that once, when it becomes so). */
+type LibraryEvent = SyncEvent | { type: 'info' | 'warn'; message: string; edited?: string } | { type: 'service'; event: ClientEvent };
 
 /**
  * How an entry point of promptlock (the CLI, the bundler plugin, watch) calls an operation, beyond
@@ -279,7 +280,7 @@ export async function callGenerate(options: GenerateOptions, caller: Caller): Pr
   const lock = caller.runLock ? await (await import('./store/run-lock.js')).acquireRunLock(config.rootDir, caller.runLock) : undefined;
   try {
     const result = await run({ ...generateOptionsFor(config), ...(caller.cache ? { cache: caller.cache } : {}) });
-    for (const name of result.mismatched) caller.onEvent?.({ type: 'warn', message: mismatchWarning(name) });
+    for (const name of result.mismatched) caller.onEvent?.({ type: 'warn', message: mismatchWarning(name), edited: name });
     await warnOfCompiledBeside(config, caller);
     return result;
   } finally {
@@ -398,9 +399,10 @@ export async function watch(options: ProjectOptions, settings: WatchSettings, ca
   const polling: Caller = { ...caller, retries: caller.retries ?? 2 };
   // What one regeneration keeps for the next: unchanged snapshots are neither decoded nor compiled again.
   const cache = createGenerateCache();
-  // Watch warns of a snapshot edited by hand once, when it becomes so: the door's notices only.
+  // Watch warns of a snapshot edited by hand once, when it becomes so: the door's other notices only
+  // (a journal an interrupted sync left, a stale compiled module).
   const notices: Caller['onEvent'] = (event) => {
-    if (event.type === 'info') caller.onEvent?.(event);
+    if ((event.type === 'info' || event.type === 'warn') && event.edited === undefined) caller.onEvent?.(event);
   };
   return startWatch({
     ...settings,

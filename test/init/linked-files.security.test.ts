@@ -34,7 +34,7 @@ it('a package.json linked out of the project: refused, naming it; the file it po
   const run = await init();
   expect(await readFile(path.join(away, 'victim.json'), 'utf8')).toBe(VICTIM);
   expect(run.code).not.toBe(0);
-  expect(run.stderr).toContain(`${path.join(dir, 'package.json')}: it is a symbolic link`);
+  expect(run.stderr).toContain(`package.json: it is a symbolic link`);
 });
 
 it('init --ci github --force over a linked workflow file: refused, naming it; its target keeps its bytes', async () => {
@@ -51,7 +51,7 @@ it('init --ci gitlab with .gitlab/ linked to a folder outside: refused, naming t
   const run = await init('--ci', 'gitlab');
   expect(await readdir(away)).toEqual(['victim.json']);
   expect(run.code).not.toBe(0);
-  expect(run.stderr).toContain(`${path.join(dir, '.gitlab')} is a symbolic link`);
+  expect(run.stderr).toContain(`.gitlab is a symbolic link`);
 });
 
 it('a .gitignore linked out of the project: refused; the file it points at keeps its bytes', async () => {
@@ -60,5 +60,5 @@ it('a .gitignore linked out of the project: refused; the file it points at keeps
   const run = await init();
   expect(await readFile(path.join(away, 'victim.json'), 'utf8')).toBe(VICTIM);
   expect(run.code).not.toBe(0);
-  expect(run.stderr).toContain(`${path.join(dir, '.gitignore')}: it is a symbolic link`);
+  expect(run.stderr).toContain(`.gitignore: it is a symbolic link`);
 });

@@ -72,7 +72,7 @@ it('a FIFO config: refused at once as one, naming it (it hung generate, so npm i
   const run = await runBuiltCli(['generate'], { cwd: dir, env: {}, ...QUICK });
   expect(run.signal, 'killed: the read never ended').toBeNull();
   expect(run.code).toBe(2);
-  expect(run.stderr).toContain(`Refusing to read ${path.join(dir, 'prompts.config.json')}: it is a FIFO (named pipe)`);
+  expect(run.stderr).toContain(`Refusing to read prompts.config.json: it is a FIFO (named pipe)`);
 });
 
 it('the lockfile linked to a file out of the project: check refuses it without printing a character of it', async () => {
