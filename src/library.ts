@@ -121,8 +121,10 @@ export interface SyncWorkspaceResult {
 /** What `check` found: every problem as `check --json` gives it in `details` (empty: all agree). */
 export type { CheckProblem, CheckResult };
 
-/** What an operation tells as it runs: sync's progress, notices and warnings, the client's retries and waits. */
-/** `edited`: the prompt whose snapshot a warning is about (watch says that once, when it becomes so). */
+/**
+ * What an operation tells as it runs: sync's progress, notices and warnings, the client's retries
+ * and waits. `edited`: the prompt whose snapshot a warning is about (watch says that once itself).
+ */
 type LibraryEvent = SyncEvent | { type: 'info' | 'warn'; message: string; edited?: string } | { type: 'service'; event: ClientEvent };
 
 /**
@@ -267,10 +269,8 @@ export function generate(options: GenerateOptions = {}): Promise<GenerateResult>
 /** `generate` as an entry point calls it: warns of each snapshot edited by hand. */
 export async function callGenerate(options: GenerateOptions, caller: Caller): Promise<GenerateResult> {
   const config = caller.config ?? (await loadProject(options, caller));
-  const [{ generate: run, generateOptionsFor, mismatchWarning }, { hasPendingJournal }] = await Promise.all([
-    import('./sync/generate.js'),
-    import('./store/recover-store.js'),
-  ]);
+  const [{ generate: run, generateOptionsFor, mismatchWarning, generateEmpty, staleCompiledNotice }, { hasPendingJournal }] =
+    await Promise.all([import('./sync/generate.js'), import('./store/recover-store.js')]);
   if (await hasPendingJournal(config.rootDir)) {
     const message =
       'An interrupted sync left files in .promptlock/ that only `promptlock sync` finishes or discards: built from the files as they are.';
@@ -281,34 +281,12 @@ export async function callGenerate(options: GenerateOptions, caller: Caller): Pr
   try {
     const result = await run({ ...generateOptionsFor(config), ...(caller.cache ? { cache: caller.cache } : {}) });
     for (const name of result.mismatched) caller.onEvent?.({ type: 'warn', message: mismatchWarning(name), edited: name });
-    await warnOfCompiledBeside(config, caller);
+    const stale = await staleCompiledNotice(config);
+    if (stale) caller.onEvent?.({ type: 'warn', message: stale });
     return result;
   } finally {
     await lock?.release();
   }
-}
-
-/** Warns of a compiled `.js` older than the module beside it, which a bundler would take instead (generate, check, the plugin). */
-async function warnOfCompiledBeside(config: ResolvedConfig, caller: Caller): Promise<void> {
-  const [{ staleCompiledModule }, { staleCompiledWarning }] = await Promise.all([
-    import('./store/compiled-beside.js'),
-    import('./sync/generate.js'),
-  ]);
-  const stale = await staleCompiledModule(config.outputPath);
-  if (stale) caller.onEvent?.({ type: 'warn', message: staleCompiledWarning(stale, config.outputPath, config.rootDir) });
-}
-
-/** Before the first sync: the module with no prompts (it type-checks, `prompts` is empty). */
-async function generateEmpty(config: ResolvedConfig): Promise<GenerateResult> {
-  const [{ generateModuleFiles }, { writeIfChanged }] = await Promise.all([
-    import('./codegen/generate-module.js'),
-    import('./store/module-file.js'),
-  ]);
-  const { outputPath, omit, rootDir } = config;
-  let written = false;
-  for (const file of generateModuleFiles([], { outputPath, omit }))
-    written = (await writeIfChanged(file.path, file.content, rootDir)) || written;
-  return { outputPath, written, count: 0, mismatched: [] };
 }
 
 /** `promptlock check`: writes nothing; every problem found is in `problems` (empty: all agree). */
@@ -319,9 +297,10 @@ export function check(options: CheckOptions = {}): Promise<CheckResult> {
 /** `check` as an entry point calls it. */
 export async function callCheck(options: CheckOptions, caller: Caller): Promise<CheckResult> {
   const { config, connect } = await projectOf(options, caller);
-  const { check: run } = await import('./sync/check.js');
+  const [{ check: run }, { staleCompiledNotice }] = await Promise.all([import('./sync/check.js'), import('./sync/generate.js')]);
   const result = await run({ config, remote: Boolean(options.remote), connect, typecheck: options.typecheck !== false });
-  await warnOfCompiledBeside(config, caller);
+  const stale = await staleCompiledNotice(config);
+  if (stale) caller.onEvent?.({ type: 'warn', message: stale });
   return result;
 }
 

@@ -66,7 +66,7 @@ export function mismatchWarning(name: string): string {
  * The warning for a compiled `.js` older than the module beside it (src/store/compiled-beside.ts),
  * as generate, check and the bundler plugin print it; paths relative to the project.
  */
-export function staleCompiledWarning(compiled: string, module: string, rootDir: string): string {
+function staleCompiledWarning(compiled: string, module: string, rootDir: string): string {
   const shown = (file: string) => path.relative(rootDir, file).split(path.sep).join('/');
   return `${shown(compiled)} is older than the module ${shown(module)} beside it (compiled before the module changed?): a bundler that imports ${JSON.stringify(`./${path.basename(compiled)}`)} takes it instead, with the old prompts. Delete it, and set "outDir" (or "noEmit") in tsconfig.json so that \`tsc\` writes no JavaScript beside the module.`;
 }
@@ -125,4 +125,20 @@ export async function generate(options: GenerateRunOptions): Promise<GenerateRes
     });
   }
   return { outputPath, written, count: prompts.length, mismatched };
+}
+
+/** Before the first sync: the module with no prompts (it type-checks, `prompts` is empty). */
+export async function generateEmpty(config: ResolvedConfig): Promise<GenerateResult> {
+  const { outputPath, omit, rootDir } = config;
+  let written = false;
+  for (const file of generateModuleFiles([], { outputPath, omit }))
+    written = (await writeIfChanged(file.path, file.content, rootDir)) || written;
+  return { outputPath, written, count: 0, mismatched: [] };
+}
+
+/** The warning for a compiled `.js` older than the module beside it, which a bundler would take instead (generate, check, the plugin). */
+export async function staleCompiledNotice(config: ResolvedConfig): Promise<string | undefined> {
+  const { staleCompiledModule } = await import('../store/compiled-beside.js');
+  const stale = await staleCompiledModule(config.outputPath);
+  return stale ? staleCompiledWarning(stale, config.outputPath, config.rootDir) : undefined;
 }

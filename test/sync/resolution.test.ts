@@ -4,7 +4,7 @@ import { ConfigError, ServiceError } from '../../src/errors.js';
 import { emptyLockfile, type LockEntry } from '../../src/store/lockfile-format.js';
 import { compareConfigWithLock } from '../../src/sync/check.js';
 import { listedNames } from '../../src/sync/list-names.js';
-import { closeMatches } from '../../src/sync/resolve-from-service.js';
+import { closeMatches } from '../../src/sync/resolve-errors.js';
 
 const item = (packageName: string, extra: Record<string, unknown> = {}) => ({
   id: `pmt_${packageName}`,
