@@ -94,21 +94,9 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
       : options.removeUnrequested
         ? await resolveRemoval(inputs)
         : await resolveFromService(inputs);
-    // Every prompt keeps its export name; new ones are named around them (README, "The generated
-    // module"). `--frozen` writes the lockfile as it is, names or not.
-    let renamed: ExportRename[] = [];
-    if (!options.frozen) {
-      const named = recordExportNames(previous.prompts, resolved.next.prompts, options.renameExports);
-      resolved = { ...resolved, next: { ...resolved.next, prompts: named.prompts } };
-      renamed = named.renamed;
-    }
-    if (dropped.length > 0) {
-      const names = exportNames(Object.entries(resolved.next.prompts).map(([name, entry]) => ({ name, entry })));
-      for (const { name, exportName } of dropped) {
-        const now = names.get(name);
-        if (now !== undefined && now !== exportName) renamed.push({ name, from: exportName, to: now });
-      }
-    }
+    const named = withExportNames(previous, resolved, dropped, options);
+    resolved = named.resolved;
+    const { renamed } = named;
     const after = await promptsAfter(view, config, resolved);
     const changes = lockChanges(previous, resolved.next, resolved.partial);
     // `diff` (a dry run) shows every prompt; a sync reads only the previous snapshots of what it
@@ -169,6 +157,33 @@ export async function sync(options: SyncRunOptions): Promise<SyncResult> {
     await stager.discard().catch(() => undefined);
     await lock?.release();
   }
+}
+
+/**
+ * Every prompt keeps its export name; new ones are named around them (docs/generated-module.md),
+ * and the prompts a merge's clash dropped a name of are listed as renamed. `--frozen` writes the
+ * lockfile as it is, names or not.
+ */
+function withExportNames(
+  previous: Lockfile,
+  resolved: ResolvedPrompts,
+  dropped: ReadonlyArray<{ name: string; exportName: string }>,
+  options: Pick<SyncRunOptions, 'frozen' | 'renameExports'>,
+): { resolved: ResolvedPrompts; renamed: ExportRename[] } {
+  let renamed: ExportRename[] = [];
+  if (!options.frozen) {
+    const named = recordExportNames(previous.prompts, resolved.next.prompts, options.renameExports);
+    resolved = { ...resolved, next: { ...resolved.next, prompts: named.prompts } };
+    renamed = named.renamed;
+  }
+  if (dropped.length > 0) {
+    const names = exportNames(Object.entries(resolved.next.prompts).map(([name, entry]) => ({ name, entry })));
+    for (const { name, exportName } of dropped) {
+      const now = names.get(name);
+      if (now !== undefined && now !== exportName) renamed.push({ name, from: exportName, to: now });
+    }
+  }
+  return { resolved, renamed };
 }
 
 /** The files a frozen run fetched prompts for (snapshot and locked context files), and whether each was on disk. */
