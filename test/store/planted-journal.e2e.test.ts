@@ -3,17 +3,17 @@
  * (committed with `git add -f`, say) may touch promptlock's own files only, by paths relative to the
  * project, and never supplies the module. Anything else refuses the whole journal with an error
  * naming the path, from `sync` and `check`. `generate` (so `prepare` on every `npm install`, and
- * every bundler build) applies no journal at all: only `sync` finishes one. The built CLI, the real
- * local service, real files.
+ * every bundler build) applies no journal at all: only `sync` finishes one. The CLI in this
+ * process (a built CLI only for the run that is killed), the real local service, real files.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
 import type { JournalOp } from '../../src/store/journal-file.js';
 import { decodeLockfile, encodeLockfile } from '../../src/store/lockfile-format.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runBuiltCli, runCliInProcess } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { writeJournalFile } from '../helpers/journal.js';
 import { removeDir, storeTree } from '../helpers/project.js';
@@ -24,21 +24,26 @@ const { serve, project, defer } = disposables();
 const MODULE = 'src/generated/prompts.ts';
 
 let server: RunningServer;
+/** Synced once; each test changes a copy of it. */
+let base: string;
 beforeAll(async () => {
   const folder = await writeServedFolder(undefined, 3, 1);
   defer(() => removeDir(folder));
   server = await serve({ dir: folder });
+  base = await project({ baseUrl: server.url, prompts: ['@bulk/*'] });
+  const run = await runCliInProcess(['sync'], { cwd: base, env });
+  expect(run.code, run.stderr).toBe(0);
+  await mkdir(path.join(base, 'docs'));
+  await writeFile(path.join(base, 'docs/a.md'), 'keep\n');
+  await writeFile(path.join(base, 'src/app.ts'), 'export const app = 1;\n');
+  await mkdir(path.join(base, '.git'));
+  await writeFile(path.join(base, '.git/config'), '[core]\n');
 });
 
-/** A synced project with files a planted journal would like to reach. */
+/** A synced project (a copy of `base`) with files a planted journal would like to reach. */
 async function synced(): Promise<string> {
-  const dir = await project({ baseUrl: server.url, prompts: ['@bulk/*'] });
-  expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
-  await mkdir(path.join(dir, 'docs'));
-  await writeFile(path.join(dir, 'docs/a.md'), 'keep\n');
-  await writeFile(path.join(dir, 'src/app.ts'), 'export const app = 1;\n');
-  await mkdir(path.join(dir, '.git'));
-  await writeFile(path.join(dir, '.git/config'), '[core]\n');
+  const dir = await project({});
+  await cp(base, dir, { recursive: true });
   return dir;
 }
 
@@ -64,22 +69,22 @@ describe('a planted journal is refused whole', () => {
     const dir = await synced();
     const before = await everything(dir);
     plantIssueRepro(dir);
-    const generate = await runBuiltCli(['generate'], { cwd: dir, env: {} });
+    const generate = await runCliInProcess(['generate'], { cwd: dir, env: {} });
     expect(generate.code, generate.stderr).toBe(0);
     expect(await everything(dir)).toEqual(before);
-    const run = await runBuiltCli(['sync'], { cwd: dir, env });
+    const run = await runCliInProcess(['sync'], { cwd: dir, env });
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toContain('Refusing to apply .promptlock/tx-1-1.journal');
     expect(run.stderr).toContain(JSON.stringify(`${dir}/src/app.ts`));
     expect(await everything(dir)).toEqual(before);
-    const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
+    const check = await runCliInProcess(['check', '--no-typecheck'], { cwd: dir, env: {} });
     expect(check.code).toBe(1);
     expect(check.stderr).toContain('.promptlock/tx-1-1.journal');
     expect(await everything(dir)).toEqual(before);
     // Removed as the error says: every command works again.
     await rm(path.join(dir, '.promptlock/tx-1-1.journal'));
-    expect((await runBuiltCli(['generate'], { cwd: dir, env: {} })).code).toBe(0);
-    expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} })).code).toBe(0);
+    expect((await runCliInProcess(['generate'], { cwd: dir, env: {} })).code).toBe(0);
+    expect((await runCliInProcess(['check', '--no-typecheck'], { cwd: dir, env: {} })).code).toBe(0);
   });
 
   it.each<[string, (dir: string) => JournalOp, string]>([
@@ -104,7 +109,7 @@ describe('a planted journal is refused whole', () => {
       [{ kind: 'write', target: snapshot }, op],
       ['{"planted": true}\n', op.kind === 'write' ? 'pwned()\n' : undefined],
     );
-    const run = await runBuiltCli(['sync'], { cwd: dir, env });
+    const run = await runCliInProcess(['sync'], { cwd: dir, env });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Refusing to apply .promptlock/tx-1-1.journal');
     expect(run.stderr).toContain(named);
@@ -134,7 +139,7 @@ describe('the module is never taken from a journal', () => {
         ],
         [encodeLockfile(lockfile), `${module}\nimport('node:child_process').then((c) => c.execSync('touch pwned'));\n`, undefined],
       );
-      const run = await runBuiltCli(command, { cwd: dir, env });
+      const run = await runCliInProcess(command, { cwd: dir, env });
       expect(run.code, run.stderr).toBe(0);
       const after = await readFile(path.join(dir, MODULE), 'utf8');
       expect(after).not.toContain('child_process');
@@ -148,7 +153,7 @@ describe('the module is never taken from a journal', () => {
         continue;
       }
       expect(await readdir(path.join(dir, '.promptlock'))).not.toContain('tx-1-1.journal');
-      const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
+      const check = await runCliInProcess(['check', '--no-typecheck'], { cwd: dir, env: {} });
       expect(check.stderr).not.toMatch(/module-stale|does not match the snapshots/);
     }
   });
@@ -163,16 +168,16 @@ describe('check never reads through a pending journal', () => {
     );
     const killed = await runBuiltCli(['sync'], { cwd: dir, env: { ...env, PROMPTLOCK_FAILPOINT_APPLY: '0' } });
     expect(killed.signal).toBe('SIGKILL');
-    const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
+    const check = await runCliInProcess(['check', '--no-typecheck'], { cwd: dir, env: {} });
     expect(check.code).toBe(1);
     expect(check.stderr).toMatch(/an interrupted sync left committed writes in \.promptlock\/tx-[^ ]+\.journal/);
-    const generate = await runBuiltCli(['generate'], { cwd: dir, env: {} });
+    const generate = await runCliInProcess(['generate'], { cwd: dir, env: {} });
     expect(generate.code, generate.stderr).toBe(0);
     expect(generate.stderr).toContain('only `promptlock sync` finishes');
-    expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} })).code).toBe(1);
-    const sync = await runBuiltCli(['sync'], { cwd: dir, env });
+    expect((await runCliInProcess(['check', '--no-typecheck'], { cwd: dir, env: {} })).code).toBe(1);
+    const sync = await runCliInProcess(['sync'], { cwd: dir, env });
     expect(sync.code, sync.stderr).toBe(0);
-    const after = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
+    const after = await runCliInProcess(['check', '--no-typecheck'], { cwd: dir, env: {} });
     expect(after.code, after.stderr).toBe(0);
   });
 });
