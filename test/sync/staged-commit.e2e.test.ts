@@ -2,7 +2,8 @@
  * A sync stages each prompt into its pending journal as it is fetched (src/sync/sync.ts): a kill
  * while it fetches leaves the previous files, the next run discards the pending journal and
  * completes; unchanged files are never staged; a first sync killed on either side of its commit
- * point leaves no snapshot or all of them; a dry run stages nothing.
+ * point leaves no snapshot or all of them; a dry run stages nothing. Runs that are (or would be, if
+ * the behaviour broke) killed by a failpoint are processes of the built CLI; the rest runs in this one.
  */
 import { cp, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,7 +31,7 @@ beforeAll(async () => {
   defer(() => removeDir(folder));
   server = await serve({ dir: folder });
   stateA = await project({ baseUrl: server.url, concurrency: 2 });
-  expect((await runBuiltCli(['sync'], { cwd: stateA, env })).code).toBe(0);
+  expect((await runCliInProcess(['sync'], { cwd: stateA, env })).code).toBe(0);
   treeA = await storeTree(stateA);
 });
 
@@ -87,16 +88,16 @@ describe('staging as prompts arrive', () => {
       expect(server.stats.requests).toBeLessThan(COUNT);
       expect((await txFiles(dir)).map((name) => name.replace(/^tx-[^.]+/, 'tx'))).toEqual(['tx.pending']);
       expect(await storeTree(dir)).toEqual(treeA);
-      const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
+      const check = await runCliInProcess(['check', '--no-typecheck'], { cwd: dir, env: {} });
       expect(check.stderr).toContain('lockfile, snapshots and module agree');
       expect(check.code).toBe(0);
 
-      const next = await runBuiltCli(['sync', '--json'], { cwd: dir, env });
+      const next = await runCliInProcess(['sync', '--json'], { cwd: dir, env });
       expect(next.code, next.stderr).toBe(0);
       expect((JSON.parse(next.stdout) as { changed: unknown[] }).changed).toHaveLength(COUNT);
       expect(await txFiles(dir)).toEqual([]);
       const clean = await copyOfA();
-      expect((await runBuiltCli(['sync'], { cwd: clean, env })).code).toBe(0);
+      expect((await runCliInProcess(['sync'], { cwd: clean, env })).code).toBe(0);
       expect(await storeTree(dir)).toEqual(await storeTree(clean));
     } finally {
       await publish(
@@ -112,7 +113,7 @@ describe('staging as prompts arrive', () => {
     const killed = await runBuiltCli(['sync', '--frozen'], { cwd: dir, env: { ...env, PROMPTLOCK_FAILPOINT_STAGED: '1' } });
     expect(killed.signal).toBe('SIGKILL');
     expect(Object.keys(await storeTree(dir)).filter((file) => file.startsWith('prompts/'))).toEqual([]);
-    const again = await runBuiltCli(['sync', '--frozen'], { cwd: dir, env });
+    const again = await runCliInProcess(['sync', '--frozen'], { cwd: dir, env });
     expect(again.code, again.stderr).toBe(0);
     expect(await storeTree(dir)).toEqual(treeA);
     expect(await txFiles(dir)).toEqual([]);
@@ -158,14 +159,15 @@ describe('while a sync fetches', () => {
     await slow.reload();
     try {
       const syncing = runBuiltCli(['sync', '--refetch'], { cwd: dir, env });
-      // Bounded wait for the first staged prompt (its pending journal), then generate alongside.
+      // Bounded wait for the first staged prompt (its pending journal), then generate alongside (in
+      // this process: the sync is another one, holding the run lock).
       let pending = false;
       for (let i = 0; i < 400 && !pending; i++) {
         pending = (await readdir(path.join(dir, '.promptlock')).catch(() => [] as string[])).some((n) => n.endsWith('.pending'));
         if (!pending) await new Promise((resolve) => setTimeout(resolve, 10));
       }
       expect(pending).toBe(true);
-      const generate = await runBuiltCli(['generate'], { cwd: dir, env: {} });
+      const generate = await runCliInProcess(['generate'], { cwd: dir, env: {} });
       expect(generate.stderr).not.toContain('Another promptlock');
       expect(generate.code, generate.stderr).toBe(0);
       const synced = await syncing;
