@@ -3,12 +3,13 @@
  * `move` op): a SIGKILL before the commit point leaves the previous files, one after it is rolled
  * forward by the next run (`check` names the committed journal in between, and is green before
  * the commit point), and no staged file is left behind. A journal whose move names a file other
- * than its own staged ones is refused whole.
+ * than its own staged ones is refused whole. The killed runs are processes of the built CLI; every
+ * other command runs in this one.
  */
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runBuiltCli, runCliInProcess } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { ACME_NAME, acmePrompt, hostileService, json } from '../helpers/hostile-network.js';
 import { resealJournal } from '../helpers/journal.js';
@@ -67,12 +68,12 @@ describe('a context file moved into place by the journal', () => {
     url = (await service()).url;
     state.revision = 1;
     stateA = await project({ baseUrl: url, prompts: [ACME_NAME], contextFiles: true });
-    expect((await runBuiltCli(['sync'], { cwd: stateA, env })).code).toBe(0);
+    expect((await runCliInProcess(['sync'], { cwd: stateA, env })).code).toBe(0);
     treeA = await storeTree(stateA);
     state.revision = 2;
     const clean = await project({ baseUrl: url, prompts: [ACME_NAME], contextFiles: true });
     await cp(stateA, clean, { recursive: true });
-    expect((await runBuiltCli(['sync'], { cwd: clean, env })).code).toBe(0);
+    expect((await runCliInProcess(['sync'], { cwd: clean, env })).code).toBe(0);
     treeB = await storeTree(clean);
     // The new file is in place, whole, and the work folder holds nothing.
     expect((await readFile(path.join(clean, 'prompts/acme/prompt-0000.files/doc.bin'))).equals(fileOf(2))).toBe(true);
@@ -99,10 +100,10 @@ describe('a context file moved into place by the journal', () => {
         expect(left.some((name) => /^tx-[^.]+\.\d+\.staged$/.test(name))).toBe(true);
       if (!committed) expect(await storeTree(dir)).toEqual(treeA);
       // Never read through the journal: a committed one is a problem until a run applies it.
-      const check = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} });
+      const check = await runCliInProcess(['check', '--no-typecheck'], { cwd: dir, env: {} });
       expect(check.stderr).toContain(committed ? 'an interrupted sync left committed writes' : 'lockfile, snapshots and module agree');
       expect(check.code).toBe(committed ? 1 : 0);
-      const next = await runBuiltCli(['sync'], { cwd: dir, env });
+      const next = await runCliInProcess(['sync'], { cwd: dir, env });
       expect(next.code).toBe(0);
       expect(await storeTree(dir)).toEqual(treeB);
       expect(await workFiles(dir)).toEqual([]);
@@ -123,14 +124,14 @@ describe('a context file moved into place by the journal', () => {
     );
     expect(edited.toString('utf8')).toContain('prompts.config.json');
     await writeFile(journalFile, edited);
-    const refused = await runBuiltCli(['sync'], { cwd: dir, env });
+    const refused = await runCliInProcess(['sync'], { cwd: dir, env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`Refusing to apply .promptlock/${name}, the journal of an interrupted sync: a move names`);
     expect(await readFile(path.join(dir, 'prompts.config.json'), 'utf8')).toContain(ACME_NAME);
     expect(await storeTree(dir)).toEqual(treeA);
     // Removed as the error says: the next sync completes.
     for (const name of await workFiles(dir)) await rm(path.join(dir, '.promptlock', name));
-    expect((await runBuiltCli(['sync'], { cwd: dir, env })).code).toBe(0);
+    expect((await runCliInProcess(['sync'], { cwd: dir, env })).code).toBe(0);
     expect(await readFile(path.join(dir, 'prompts.config.json'), 'utf8')).toContain(ACME_NAME);
     expect(await storeTree(dir)).toEqual(treeB);
     expect(await workFiles(dir)).toEqual([]);
