@@ -5,15 +5,15 @@
  * FIFO config hung it; the lockfile was read through a link out of the project (`check` printed the
  * first characters of the target). Every read goes through one bounded reader: a regular file only,
  * at most a cap (the config's limits for the snapshots folder), never through a link where none is
- * legitimate. Through the built CLI (a hang or a runaway read is a process to kill), the real local
- * service, real files.
+ * legitimate. A command that would hang or read without end if this broke runs as the built CLI (a
+ * process to kill); the others run in this process. The real local service, real files.
  */
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
-import { runBuiltCli } from '../helpers/cli.js';
+import { runBuiltCli, runCliInProcess } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
 import { writeJournalFile } from '../helpers/journal.js';
 import { removeDir } from '../helpers/project.js';
@@ -26,15 +26,26 @@ const QUICK = { timeoutMs: 20_000 };
 const SNAPSHOT = 'prompts/bulk/prompt-0000.json';
 
 let server: RunningServer;
+/** Synced once with the default config: `synced()` copies it. */
+let base: string;
 beforeAll(async () => {
   const folder = await writeServedFolder(undefined, 2, 1);
   defer(() => removeDir(folder));
   server = await serve({ dir: folder });
+  base = await project({ baseUrl: server.url, prompts: ['@bulk/*'] });
+  const run = await runCliInProcess(['sync'], { cwd: base, env });
+  expect(run.code, run.stderr).toBe(0);
 });
 
-async function synced(config: Record<string, unknown> = {}): Promise<string> {
+/** A synced project: a copy of `base`, or synced here with `config` added. */
+async function synced(config?: Record<string, unknown>): Promise<string> {
+  if (!config) {
+    const dir = await project({});
+    await cp(base, dir, { recursive: true });
+    return dir;
+  }
   const dir = await project({ baseUrl: server.url, prompts: ['@bulk/*'], ...config });
-  const run = await runBuiltCli(['sync'], { cwd: dir, env });
+  const run = await runCliInProcess(['sync'], { cwd: dir, env });
   expect(run.code, run.stderr).toBe(0);
   return dir;
 }
@@ -81,7 +92,7 @@ it('the lockfile linked to a file out of the project: check refuses it without p
   const secret = path.join(away, 'secret.txt');
   await writeFile(secret, 'SECRET-TOKEN-1234 {"not": "a lockfile"}\n');
   await replaceWithLink(dir, 'prompts.lock.json', secret);
-  const run = await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {}, ...QUICK });
+  const run = await runCliInProcess(['check', '--no-typecheck'], { cwd: dir, env: {}, ...QUICK });
   expect(run.code).toBe(1);
   expect(run.stdout + run.stderr).not.toContain('SECRET');
   expect(run.stderr).toContain('is a symbolic link');
@@ -92,7 +103,7 @@ it("a snapshot over the cap the config's limits allow: refused, naming the file 
   const dir = await synced({ limits: { promptBytes: 4096, contextFileBytes: 4096 } });
   const file = path.join(dir, SNAPSHOT);
   await writeFile(file, `${(await readFile(file, 'utf8')).trimEnd()}${' '.repeat(16 * 4096)}\n`);
-  const run = await runBuiltCli(['generate'], { cwd: dir, env: {}, ...QUICK });
+  const run = await runCliInProcess(['generate'], { cwd: dir, env: {}, ...QUICK });
   expect(run.code).toBe(1);
   expect(run.stderr).toContain(`it holds more than ${16 * 4096} bytes`);
   expect(run.stderr).toContain('prompt-0000.json');
@@ -106,5 +117,5 @@ it("a FIFO at a snapshot's name before the first sync: sync neither hangs on it 
   expect(run.signal, 'killed: the sync hung on the FIFO').toBeNull();
   expect(run.code, run.stderr).toBe(0);
   expect((await lstat(path.join(dir, SNAPSHOT))).isFile()).toBe(true);
-  expect((await runBuiltCli(['check', '--no-typecheck'], { cwd: dir, env: {} })).code).toBe(0);
+  expect((await runCliInProcess(['check', '--no-typecheck'], { cwd: dir, env: {} })).code).toBe(0);
 });
