@@ -1,10 +1,13 @@
 /**
- * Reliability of the built CLI against the real local service: faults, kills at any moment,
- * and a rate-limited service.
+ * Reliability of the CLI against the real local service: faults, kills at any moment, and a
+ * rate-limited service. Only the runs that are killed are processes of the built CLI; every other
+ * run is the CLI in this process.
  */
 import { cp, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { clientOptionsFor, createClient } from '../../src/api/index.js';
+import { callSync, loadProject } from '../../src/library.js';
 import { LOCAL_TEST_KEY, type RunningServer } from '../../src/server/index.js';
 import { runBuiltCli, runCliInProcess } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
@@ -23,10 +26,14 @@ describe('faults', () => {
     const faulty = await serve({ dir: folder, faults: { rate: 0.2, seed: 7 } });
     const a = await project(clean.url);
     const b = await project(faulty.url);
-    expect((await runBuiltCli(['sync'], { cwd: a, env })).code).toBe(0);
-    const run = await runBuiltCli(['sync', '--verbose'], { cwd: b, env });
-    expect(run.stderr).toContain('Synced 60 prompts');
-    expect(run.code).toBe(0);
+    expect((await runCliInProcess(['sync'], { cwd: a, env })).code).toBe(0);
+    // The library's sync, its client backing off 5 ms instead of 250: this is about the files, not the wait.
+    const config = await loadProject({ cwd: b, env });
+    const connect = async () => createClient({ ...clientOptionsFor(config), backoffBaseMs: 5 });
+    const result = await callSync({ cwd: b, env }, { config, connect });
+    expect(result.prompts).toBe(60);
+    expect(result.added).toHaveLength(60);
+    expect(result.retries).toBeGreaterThan(0);
     // Faults really happened, and were retried.
     const failed = Object.entries(faulty.stats.byStatus)
       .filter(([status]) => status !== '200')
@@ -41,9 +48,10 @@ describe('rate limits', () => {
   it('syncs more prompts than one window allows with zero 429s', async () => {
     const folder = await writeServedFolder(undefined, 50, 1);
     defer(() => removeDir(folder));
-    const limited = await serve({ dir: folder, rateLimits: { authenticated: { perMinute: 30 }, minuteMs: 2000 } });
+    // A one-second "minute": the sync must wait for a second window, not how long it waits.
+    const limited = await serve({ dir: folder, rateLimits: { authenticated: { perMinute: 30 }, minuteMs: 1000 } });
     const dir = await project(limited.url);
-    const run = await runBuiltCli(['sync'], { cwd: dir, env });
+    const run = await runCliInProcess(['sync'], { cwd: dir, env });
     expect(run.stderr).toContain('Synced 50 prompts');
     expect(run.code).toBe(0);
     expect(limited.stats.requests).toBeGreaterThan(30);
@@ -62,7 +70,7 @@ describe('kill -9 at any moment', () => {
   beforeAll(async () => {
     folder = await writeServedFolder(undefined, COUNT, 1);
     defer(() => removeDir(folder));
-    // Limits far above what 14 kills and their resumes send within a minute: this is not about pacing.
+    // Limits far above what 12 kills and their resumes send within a minute: this is not about pacing.
     server = await serve({ dir: folder, latencyMs: 2, rateLimits: { authenticated: { perMinute: 100_000, perHour: 1_000_000 } } });
     stateA = await project(server.url);
     expect((await runCliInProcess(['sync'], { cwd: stateA, env })).code).toBe(0);
@@ -77,18 +85,19 @@ describe('kill -9 at any moment', () => {
     stateB = await storeTree(probe);
   });
 
-  it('leaves check green (or naming the committed journal) after a SIGKILL at 14 moments of a sync, and the next sync completes', async () => {
+  it('leaves check green (or naming the committed journal) after a SIGKILL at 12 moments of a sync, and the next sync completes', async () => {
     const outcomes = { old: 0, new: 0, mixed: 0 };
     const before = await storeTree(stateA);
-    // 4 kills at moments spread over the whole run, 5 inside the commit itself: after N of its
-    // file operations (the journal has one per changed file, plus lockfile and module: none, the
-    // first, half, all but the last two, all). Then the moments before the commit point (while
+    // 2 kills at moments spread over the whole run (a third and two thirds in: the failpoints
+    // below pin every distinct moment), 5 inside the commit itself: after N of its file operations
+    // (the journal has one per changed file, plus lockfile and module: none, the first, half, all
+    // but the last two, all). Then the moments before the commit point (while
     // fetching, after N prompts were staged into the pending journal; journal written but not
     // fsynced; fsynced but not yet renamed), and one kill in the replay of a killed commit. Only
     // the killed runs are processes; what follows each runs in this one.
     type Kill = { afterMs: number } | { failpoint: number; replayFailpoint?: number } | { point: string; staged?: number };
     const kills: Kill[] = [
-      ...Array.from({ length: 4 }, (_, i) => ({ afterMs: Math.round((i / 4) * duration) })),
+      ...[1, 2].map((i) => ({ afterMs: Math.round((i / 3) * duration) })),
       ...[0, 1, COUNT / 2, COUNT, COUNT + 2].map((failpoint) => ({ failpoint })),
       { point: 'staged', staged: 1 },
       { point: 'staged', staged: COUNT / 2 },
@@ -96,7 +105,7 @@ describe('kill -9 at any moment', () => {
       { point: 'journal-synced' },
       { failpoint: 10, replayFailpoint: 25 },
     ];
-    for (const [i, kill] of kills.entries()) {
+    const killAndResume = async (i: number, kill: Kill) => {
       const dir = await project(server.url);
       await cp(stateA, dir, { recursive: true });
       const killed = await runBuiltCli(['sync'], {
@@ -153,7 +162,14 @@ describe('kill -9 at any moment', () => {
       const after = await storeTree(dir);
       const differing = Object.keys({ ...after, ...stateB }).filter((file) => after[file] !== stateB[file]);
       expect(differing, `files differing from a clean sync after kill #${i} and resume`).toEqual([]);
-    }
+    };
+    // Two kills at a time (two cores), each in a project of its own; every one is still asserted.
+    const queue = [...kills.entries()];
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) await killAndResume(...next);
+      }),
+    );
     console.log(`kill outcomes over ${kills.length} runs (sync took ${Math.round(duration)} ms):`, outcomes);
     // Kills landed before the commit point and inside the commit (files half replaced on disk).
     expect(outcomes.old).toBeGreaterThan(0);
