@@ -45,14 +45,14 @@ export class JournalWriter {
     return failed;
   }
 
-  /** Appends `bytes`; resolves to where they start once they are written. */
-  async append(bytes: Buffer): Promise<number> {
+  /** Appends `content` (a text as UTF-8, never encoded into a Buffer here: see writeAt) of `size` bytes; resolves to where it starts once it is written. */
+  async append(content: Buffer | string, size: number): Promise<number> {
     if (this.failure) throw this.failure;
     const at = this.position;
-    this.position += bytes.byteLength;
+    this.position += size;
     await this.queue(async () => {
-      this.hash.update(bytes);
-      await writeAt(this.handle, bytes, at);
+      this.hash.update(content);
+      await writeAt(this.handle, content, at);
     });
     return at;
   }
@@ -103,7 +103,7 @@ export async function writeJournal(file: string, header: JournalHeader, contents
       if (op.kind !== 'write') ops.push(op);
       else {
         const bytes = content ?? Buffer.alloc(0);
-        ops.push({ ...op, size: bytes.byteLength, at: await writer.append(bytes) });
+        ops.push({ ...op, size: bytes.byteLength, at: await writer.append(bytes, bytes.byteLength) });
       }
     }
     await writer.finish({ ...header, ops });

@@ -35,9 +35,11 @@ export type StoreChange =
   /** Removes a file of the snapshots folder; with `pruneUpTo` (the snapshots folder) also its parent folders left empty. */
   | { kind: 'delete'; path: string; pruneUpTo?: string };
 
-/** True when `file` already holds exactly `bytes`. A folder there cannot be replaced by a file: refused before anything is staged. */
-function holdsContent(file: string, bytes: Buffer): Promise<boolean> {
-  return holdsBytes(file, bytes.byteLength, async (handle) => (await handle.readFile()).equals(bytes));
+/** True when `file` already holds exactly `content` (a text as UTF-8), `size` bytes. A folder there cannot be replaced by a file: refused before anything is staged. */
+function holdsContent(file: string, content: Buffer | string, size: number): Promise<boolean> {
+  return holdsBytes(file, size, async (handle) =>
+    (await handle.readFile()).equals(typeof content === 'string' ? Buffer.from(content) : content),
+  );
 }
 
 const isStaged = (content: string | Uint8Array | StagedFile): content is StagedFile => typeof content === 'object' && 'staged' in content;
@@ -125,11 +127,14 @@ export class Transaction {
       this.slots[slot] = { kind: 'move', target: change.path, part, source, size: content.size };
       return;
     }
-    const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
-    if (present && (await holdsContent(change.path, bytes))) return;
+    // A text stays a text until it is written: encoding it here would leave a copy of it (29 MB for
+    // the module of 10,000 prompts) for the next full collection (file-bytes.ts, writeAt).
+    const data = typeof content === 'string' ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+    const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+    if (present && (await holdsContent(change.path, data, size))) return;
     const { journal } = await this.open();
-    const at = await journal.append(bytes);
-    this.slots[slot] = { kind: 'write', target: change.path, part, at, size: bytes.byteLength };
+    const at = await journal.append(data, size);
+    this.slots[slot] = { kind: 'write', target: change.path, part, at, size };
     stagedFailpoint(++this.staged);
   }
 
