@@ -15,10 +15,10 @@ import { LOCAL_TEST_KEY, startServer } from '../../src/server/index.js';
 import { writeServedFolder } from '../helpers/served-folder.js';
 import { countingProxy, generateFrom, REDIS_SERVER, startRedis } from './helpers.js';
 
-const INSTANCES = 20;
+const INSTANCES = 12;
 const PROMPTS = 50;
 const TTL_SECONDS = 1;
-const RUN_MS = 10_000;
+const RUN_MS = 7_000;
 /** At least this long after Redis dies, and until every instance has served a call (at most 20 s: a loaded machine). */
 const AFTER_KILL_MS = 1_500;
 const AFTER_KILL_LIMIT_MS = 20_000;

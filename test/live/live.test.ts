@@ -316,7 +316,7 @@ describe('when the service fails', () => {
   });
 
   it('answers a first call from the snapshot after timeoutMs when the service is slow', async () => {
-    const setup = await setUp([['@acme/slow', 'v1', 'one']], ['@acme/slow:latest'], { latencyMs: 3000 });
+    const setup = await setUp([['@acme/slow', 'v1', 'one']], ['@acme/slow:latest'], { latencyMs: 500 });
     await setup.publish('@acme/slow', 'v2', 'two');
     const { prompts } = live(setup, { timeoutMs: 20 });
     expect((await prompts['@acme/slow']!()).content).toBe('one');
