@@ -5,8 +5,8 @@
  * TypeScript installed, `tsc --init --outDir dist`), `promptlock init`, a first `npm install` before
  * any sync, the local-service block with `serve --port 0` printing what the README shows, its two
  * lines put in `.env.local`, `add`; then `tsc` and the rendered prompt, `check`, the commit line,
- * and the installs a team runs: production (`npm ci --omit=dev`, no promptlock) and one whose
- * generate really fails (the first install, before any sync, ran generate above). npm installs from
+ * and the installs a team runs: one whose generate really fails, and production (`npm ci
+ * --omit=dev`, no promptlock; the first install, before any sync, ran generate above). npm installs from
  * its cache (--prefer-offline). Needs `npm run build`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -142,16 +142,20 @@ it.runIf(BUILT)(
     // The Quickstart's commit line names exactly the files that now exist.
     await run(`git init -q && ${account.at(-1)}`);
 
+    // A real failure is not hidden by the guard: a broken lockfile fails the install (promptlock is
+    // installed, so npm has nothing to fetch and runs prepare).
+    const lockfile = await readFile(path.join(app, 'prompts.lock.json'), 'utf8');
+    await writeFile(path.join(app, 'prompts.lock.json'), '{ broken');
+    const broken = await sh(`npm install ${NPM_FLAGS}`, app);
+    expect(broken.code).not.toBe(0);
+    expect(broken.stderr).toMatch(/prompts\.lock\.json/);
+    await writeFile(path.join(app, 'prompts.lock.json'), lockfile);
+
     // Production install: promptlock (a devDependency) is absent, so prepare skips generate.
     const production = await run(`npm ci --omit=dev ${NPM_FLAGS}`);
     expect(production.stdout).toContain('promptlock is not installed (production install): skipping promptlock generate');
     expect(existsSync(path.join(app, 'node_modules/promptlock'))).toBe(false);
     expect(await readFile(path.join(app, 'src/generated/prompts.ts'), 'utf8')).toContain('export function supportReply(');
-    // A real failure is not hidden by the guard: a broken lockfile fails the install.
-    await writeFile(path.join(app, 'prompts.lock.json'), '{ broken');
-    const broken = await sh(`npm install ${NPM_FLAGS}`, app);
-    expect(broken.code).not.toBe(0);
-    expect(broken.stderr).toMatch(/prompts\.lock\.json/);
   },
   240_000,
 );
