@@ -182,7 +182,8 @@ describe.runIf(BUILT)('init --ci github: the workflow a reviewer reads', () => {
   });
 });
 
-describe.runIf(BUILT)('the check job, run from the file in a fresh clone', () => {
+// The two runs are independent clones: side by side, each waits on its own install.
+describe.runIf(BUILT).concurrent('the check job, run from the file in a fresh clone', () => {
   it('passes when the committed module is what the lockfile and snapshots generate', async () => {
     const clone = await freshClone('main');
     const job = await runJob(workflow, 'check', await runner(clone));
