@@ -131,6 +131,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<McpServ
     });
   };
 
+  // Said before the first request can be answered: a client that lists the prompts has seen it.
+  log.info(`promptlock mcp: ${catalog.list().length} prompts of ${displayPath(config.lockfilePath, config.rootDir)}, on stdio`);
   await server.connect(new StdioServerTransport(options.input as NodeJS.ReadStream, options.output as NodeJS.WriteStream));
   options.input.once('end', () => void close());
   watcher = await watchFiles(watchedPaths(config), {
@@ -138,7 +140,6 @@ export async function startMcpServer(options: McpServerOptions): Promise<McpServ
     onBatch: (configChanged) => reread(configChanged),
     onError: (error) => log.warn(`watching the store failed: ${error.message}`),
   });
-  log.info(`promptlock mcp: ${catalog.list().length} prompts of ${displayPath(config.lockfilePath, config.rootDir)}, on stdio`);
   return { closed, close };
 }
 
