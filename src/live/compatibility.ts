@@ -6,6 +6,7 @@
  */
 import { TemplateError } from '../errors.js';
 import { listVariables, type PlaceholderReading, type VariableType } from '../template/index.js';
+import { promptTexts } from '../types.js';
 
 export interface LiveTexts {
   content: string;
@@ -25,15 +26,7 @@ export function incompatibility(
 ): string | undefined {
   let variables;
   try {
-    variables = listVariables(
-      [
-        { label: 'content', text: texts.content },
-        { label: 'systemPrompt', text: texts.systemPrompt },
-        { label: 'critiquePrompt', text: texts.critiquePrompt },
-      ],
-      where,
-      reading,
-    );
+    variables = listVariables(promptTexts(texts), where, reading);
   } catch (error) {
     if (error instanceof TemplateError) return `its text does not parse: ${error.message}`;
     throw error;

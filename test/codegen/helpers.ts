@@ -11,7 +11,7 @@ import { encodeLockfile, type Lockfile } from '../../src/store/lockfile-format.j
 import { snapshotPath } from '../../src/store/paths.js';
 import { encodeSnapshot, snapshotIntegrity } from '../../src/store/snapshot-format.js';
 import { listVariables, type PlaceholderReading } from '../../src/template/index.js';
-import type { Prompt } from '../../src/types.js';
+import { type Prompt, promptTexts } from '../../src/types.js';
 
 /** A prompt as the service would answer it for `name` (`@ws/pkg`), with `fields` on top. */
 function makePrompt(name: string, fields: Partial<Prompt> = {}): Prompt {
@@ -43,15 +43,7 @@ export function codegenPrompt(name: string, fields: Partial<Prompt> = {}, placeh
       id: prompt.id,
       integrity: snapshotIntegrity(prompt),
       ...(placeholders ? { placeholders } : {}),
-      variables: listVariables(
-        [
-          { label: 'content', text: prompt.content },
-          { label: 'systemPrompt', text: prompt.systemPrompt },
-          { label: 'critiquePrompt', text: prompt.critiquePrompt },
-        ],
-        name,
-        placeholders,
-      ),
+      variables: listVariables(promptTexts(prompt), name, placeholders),
     },
   };
 }

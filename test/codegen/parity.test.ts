@@ -14,7 +14,7 @@ import { TemplateError } from '../../src/errors.js';
 import { LOCAL_TEST_KEY, startServer } from '../../src/server/index.js';
 import { snapshotIntegrity } from '../../src/store/snapshot-format.js';
 import { listVariables, type PlaceholderReading, stringifyValue, type VariableType } from '../../src/template/index.js';
-import type { Prompt, PromptListPage } from '../../src/types.js';
+import { type Prompt, type PromptListPage, promptTexts } from '../../src/types.js';
 import { compileStrict, importModule, tempDir } from './helpers.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/workspace/', import.meta.url));
@@ -110,15 +110,7 @@ describe.each(FOLDERS)('%s', (_label, { dir, reading, refused }) => {
       const prompt = await call<Prompt>('/v1/prompts/get', { package_name: name });
       let variables;
       try {
-        variables = listVariables(
-          [
-            { label: 'content', text: prompt.content },
-            { label: 'systemPrompt', text: prompt.systemPrompt },
-            { label: 'critiquePrompt', text: prompt.critiquePrompt },
-          ],
-          name,
-          reading,
-        );
+        variables = listVariables(promptTexts(prompt), name, reading);
       } catch (error) {
         if (!(error instanceof TemplateError)) throw error;
         refusedNames.push(name);

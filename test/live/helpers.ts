@@ -14,6 +14,7 @@ import { LOCAL_TEST_KEY } from '../../src/server/index.js';
 import { encodeLockfile, type Lockfile } from '../../src/store/lockfile-format.js';
 import { snapshotIntegrity } from '../../src/store/snapshot-format.js';
 import { listVariables, type PlaceholderReading } from '../../src/template/index.js';
+import { promptTexts } from '../../src/types.js';
 import { importModule } from '../codegen/helpers.js';
 
 /** Publishes `version` (`v1`, `draft`…) of `@workspace/pkg` with this content, as an author would. */
@@ -59,15 +60,7 @@ export async function generateFrom(
           id: prompt.id,
           integrity: snapshotIntegrity(kept),
           ...(readings[name] ? { placeholders: readings[name] } : {}),
-          variables: listVariables(
-            [
-              { label: 'content', text: prompt.content },
-              { label: 'systemPrompt', text: prompt.systemPrompt },
-              { label: 'critiquePrompt', text: prompt.critiquePrompt },
-            ],
-            name,
-            readings[name],
-          ),
+          variables: listVariables(promptTexts(prompt), name, readings[name]),
         },
       });
     }
