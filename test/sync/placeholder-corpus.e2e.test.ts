@@ -3,12 +3,13 @@
  * them (handlebars and dotprompt blocks, comments, partials and helpers, jinja loops and filters, JSX
  * style objects, JSON examples in the f-string brace escape, Semantic Kernel variables and calls, Go
  * templates, scanner DSL calls, GitHub expressions, a 384-character comment, a coding agent's
- * `<<<<<<< ` edit format, conflicting hints, `{{__proto__}}`, a typo in a hint), served by
+ * `<<<<<<< ` edit format, conflicting hints, `{{__proto__}}`, a typo in a hint, and a 200 KB
+ * system prompt mixing all of them with Japanese and Chinese text and a variable named in kanji), served by
  * `promptlock serve` and synced by the built CLI in one process, then checked by it. In this
  * process: each function's parameter type is exactly the variables its author meant (the real
  * type checker), and each renders what `serve` answers for the same values.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, it } from 'vitest';
@@ -18,10 +19,31 @@ import type { Prompt } from '../../src/types.js';
 import { compileStrict, importModule, tempDir } from '../codegen/helpers.js';
 import { runBuiltCli } from '../helpers/cli.js';
 import { disposables } from '../helpers/disposables.js';
+import { copyDir } from '../helpers/project.js';
 
 const CORPUS = fileURLToPath(new URL('../fixtures/placeholder-corpus/', import.meta.url));
 const env = { PROMPTLOCK_API_KEY: LOCAL_TEST_KEY };
-const { serve, project } = disposables();
+const { serve, project, folder } = disposables();
+
+/**
+ * One block of a large agent's system prompt: handlebars, jinja, a JSON example, CJK prose and three
+ * variables (`名前` twice, `file_path`). Repeated to 200 KB with 10 placeholders a block, under the
+ * default limit of 2,000.
+ */
+const block = (i: number) =>
+  [
+    `### Section ${i}`,
+    '{{#each tools}}- {{this.name}}: {{this.description}}{{/each}}',
+    'When the user ({{名前}}) asks about {{file_path}}, answer in JSON like {{"tool": "search", "query": "…"}}.',
+    '{% for m in messages %}{{ m.role }}: {{ m.content|trim }}{% endfor %}',
+    `日本語の説明：このツールは{{名前}}さんのために働きます。中文说明：请仔细阅读每一个步骤。${'Follow the plan, cite the file, keep edits small. '.repeat(20)}`,
+    '',
+  ].join('\n');
+const BLOCKS = 150;
+// No final newline: the folder format drops one (docs/local-service.md), and the test compares whole texts.
+const LARGE_SYSTEM = Array.from({ length: BLOCKS }, (_, i) => block(i))
+  .join('\n')
+  .trimEnd();
 
 /** Each prompt's function and the parameter its author meant (`[]`: it takes none). */
 const MEANT: Record<string, { fn: string; parameter: string }> = {
@@ -32,6 +54,7 @@ const MEANT: Record<string, { fn: string; parameter: string }> = {
   '@corpus/go-report': { fn: 'goReport', parameter: '{ team: string }' },
   '@corpus/intent-classifier': { fn: 'intentClassifier', parameter: '{ ticket: string }' },
   '@corpus/jinja-chat': { fn: 'jinjaChat', parameter: '{ user_question: string }' },
+  '@corpus/large-agent': { fn: 'largeAgent', parameter: '{ task: string; 名前: string; file_path: string }' },
   '@corpus/long-comment': { fn: 'longComment', parameter: '{ reader_name: string; bullets: number }' },
   // `{{BaseURL}}` is a word the grammar cannot tell from a variable: the config keeps it as text.
   '@corpus/nuclei-writer': { fn: 'nucleiWriter', parameter: '{ vulnerability: string }' },
@@ -57,7 +80,15 @@ let check: Awaited<ReturnType<typeof runBuiltCli>>;
 let source: string;
 
 beforeAll(async () => {
-  server = await serve({ dir: CORPUS });
+  // The corpus as committed, and the large agent written beside it.
+  const served = await folder({});
+  await copyDir(path.join(CORPUS, 'corpus'), path.join(served, 'corpus'));
+  await mkdir(path.join(served, 'corpus/large-agent/v1'), { recursive: true });
+  await writeFile(path.join(served, 'corpus/large-agent/prompt.json'), JSON.stringify({ title: 'Large agent', tags: ['corpus'] }));
+  await writeFile(path.join(served, 'corpus/large-agent/v1/content.md'), 'Task: {{task // what to do}}\n');
+  await writeFile(path.join(served, 'corpus/large-agent/v1/system.md'), LARGE_SYSTEM);
+  expect(Buffer.byteLength(LARGE_SYSTEM)).toBeGreaterThan(200_000);
+  server = await serve({ dir: served });
   dir = await project({
     baseUrl: server.url,
     prompts: ['@corpus/*'],
@@ -84,6 +115,7 @@ it('syncs every prompt but the refused one, exits 3, and check agrees with what 
     '@corpus/go-report': 8,
     '@corpus/intent-classifier': 2,
     '@corpus/jinja-chat': 4,
+    '@corpus/large-agent': 7 * BLOCKS,
     '@corpus/long-comment': 1,
     '@corpus/nuclei-writer': 3,
     '@corpus/proto': 1,
@@ -145,7 +177,15 @@ it('renders each prompt exactly as serve answers for the same values, kept text 
         body: JSON.stringify({ package_name: name, variables: sent }),
       });
       const served = (await response.json()) as Prompt;
-      expect(mod[fn]!(variables.length === 0 ? undefined : values).content, name).toBe(served.content);
+      const rendered = mod[fn]!(variables.length === 0 ? undefined : values) as { content: string; systemPrompt?: string | null };
+      expect(rendered.content, name).toBe(served.content);
+      // The service fills only `content`; the function fills every text's variables and keeps the rest
+      // as written: in 200 KB of handlebars, jinja, JSON and CJK, only the two variables change.
+      if (name === '@corpus/large-agent') {
+        const filled = LARGE_SYSTEM.replaceAll('{{名前}}', String(values['名前'])).replaceAll('{{file_path}}', String(values.file_path));
+        expect(rendered.systemPrompt === filled, 'the large system prompt, filled').toBe(true);
+        expect(served.systemPrompt).toBe(LARGE_SYSTEM);
+      }
     }
     // Kept text is the author's text: the edit format of the coding agent, the JSX, the JSON.
     const agent = mod.codingAgent!({ file_path: 'app.py' }).content;
